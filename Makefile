@@ -1,0 +1,162 @@
+# memrec: record a program's memory behaviour once, analyse it many times.
+#
+#   make          commands into build/bin/, the Valgrind tool into build/valgrind/
+#   make test     installs what is missing, builds (also under ASan+UBSan), runs every test
+#   make demo     installs what is missing, records the samples, fills a profile database, draws plots
+#   make bench    speed and size against the targets, printed as ratios
+#   make fuzz     runs every fuzz target for FUZZ_SECONDS each
+#   make install  PREFIX=/usr/local (commands, header); the tool goes into Valgrind's libexec dir
+#
+# Sources are found by name, so adding a file needs no edit here:
+#   format/*.c          the trace library (the only code touching trace bytes)
+#   tools/lib/*.c       analysis code shared by the commands
+#   tools/trace-*.c     one command each (a thin main); tools/trace-*.sh are shell commands
+#   tests/unit/test_*.c cmocka tests, built with ASan+UBSan
+#   tests/fuzz/fuzz_*.c libFuzzer targets
+#   bench/*.c           benchmark programs; bench/*.sh are run by `make bench` in name order
+#   samples/*.c         small programs with known memory behaviour
+#   recorder/           the Valgrind tool: see recorder/recorder.mk
+
+PREFIX    ?= /usr/local
+BUILD     := build
+CC        ?= cc
+FUZZ_CC   ?= clang
+FUZZ_SECONDS ?= 60
+
+WARN      := -Wall -Wextra -Werror
+CPPFLAGS  += -Iformat -Itools/lib -D_GNU_SOURCE
+CFLAGS    ?= -O2 -g
+OWNFLAGS  := -std=gnu11 $(WARN) -MMD -MP
+LDLIBS    := -lzstd -lsqlite3 -lm -lpthread
+SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+FORMAT_SRC  := $(sort $(wildcard format/*.c))
+TOOLLIB_SRC := $(sort $(wildcard tools/lib/*.c))
+CMD_C       := $(sort $(wildcard tools/trace-*.c))
+CMD_SH      := $(sort $(wildcard tools/trace-*.sh))
+TEST_SRC    := $(sort $(wildcard tests/unit/test_*.c))
+FUZZ_SRC    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+BENCH_SRC   := $(sort $(wildcard bench/*.c))
+SAMPLE_SRC  := $(sort $(wildcard samples/*.c))
+
+CMDS     := $(patsubst tools/%.c,$(BUILD)/bin/%,$(CMD_C)) \
+            $(patsubst tools/%.sh,$(BUILD)/bin/%,$(CMD_SH))
+ASANCMDS := $(patsubst tools/%.c,$(BUILD)/asan/bin/%,$(CMD_C)) \
+            $(patsubst tools/%.sh,$(BUILD)/asan/bin/%,$(CMD_SH))
+TESTS    := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(TEST_SRC))
+FUZZERS  := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+BENCHES  := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+SAMPLES  := $(patsubst samples/%.c,$(BUILD)/samples/%,$(SAMPLE_SRC))
+
+# Static libraries: libmrtrace (format) and libmrtools (shared analysis code),
+# once plain and once sanitized for the tests.
+LIBTRACE      := $(BUILD)/lib/libmrtrace.a
+LIBTOOLS      := $(BUILD)/lib/libmrtools.a
+ASAN_LIBTRACE := $(BUILD)/asan/lib/libmrtrace.a
+ASAN_LIBTOOLS := $(BUILD)/asan/lib/libmrtools.a
+
+.PHONY: all tools samples deps test unit-test bench demo fuzz install clean recorder install-recorder
+.DELETE_ON_ERROR:
+
+all: tools recorder samples
+
+tools: $(CMDS)
+samples: $(SAMPLES)
+
+deps:
+	@scripts/deps.sh
+
+# ---- plain build ----------------------------------------------------------
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(OWNFLAGS) -c $< -o $@
+
+$(LIBTRACE): $(patsubst %.c,$(BUILD)/obj/%.o,$(FORMAT_SRC))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBTOOLS): $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLLIB_SRC))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/trace-%: $(BUILD)/obj/tools/trace-%.o $(LIBTOOLS) $(LIBTRACE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/trace-%: tools/trace-%.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
+# ---- sanitized build for the tests ------------------------------------------
+$(BUILD)/asan/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(OWNFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(ASAN_LIBTRACE): $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(FORMAT_SRC))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(ASAN_LIBTOOLS): $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(TOOLLIB_SRC))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/asan/bin/trace-%: $(BUILD)/asan/obj/tools/trace-%.o $(ASAN_LIBTOOLS) $(ASAN_LIBTRACE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/asan/bin/trace-%: tools/trace-%.sh
+	@mkdir -p $(@D)
+	install -m 755 $< $@
+
+$(BUILD)/asan/tests/%: $(BUILD)/asan/obj/tests/unit/%.o $(ASAN_LIBTOOLS) $(ASAN_LIBTRACE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+# ---- samples: plain programs, -O1 so loops stay loops ---------------------
+$(BUILD)/samples/%: samples/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 -g $(WARN) -pthread -o $@ $<
+
+# ---- benchmarks and fuzzers ------------------------------------------------
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBTOOLS) $(LIBTRACE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+FUZZFLAGS := -fsanitize=fuzzer,address,undefined -g -O1 $(CPPFLAGS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FORMAT_SRC) $(TOOLLIB_SRC)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- the Valgrind tool -----------------------------------------------------
+include recorder/recorder.mk
+
+# ---- top-level jobs ----------------------------------------------------------
+test: deps
+	$(MAKE) -j$$(nproc) all $(ASANCMDS) $(TESTS)
+	tests/run.sh
+
+bench: deps
+	$(MAKE) all $(BENCHES)
+	@for s in bench/*.sh; do [ -e "$$s" ] || continue; echo "== $$s"; bash "$$s" || exit 1; done
+
+demo: deps
+	$(MAKE) all
+	scripts/demo.sh
+
+fuzz: deps
+	$(MAKE) $(FUZZERS)
+	@for f in $(FUZZERS); do n=$$(basename $$f); mkdir -p $(BUILD)/fuzz/corpus-$$n; \
+	  seeds=tests/fuzz/corpus/$$n; [ -d $$seeds ] || seeds=; \
+	  echo "== $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	      $(BUILD)/fuzz/corpus-$$n $$seeds 2>&1 | tail -n 12 || exit 1; done
+
+install: all install-recorder
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/memrec
+	install -m 755 $(CMDS) $(DESTDIR)$(PREFIX)/bin/
+	cp -r sql plots $(DESTDIR)$(PREFIX)/share/memrec/
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

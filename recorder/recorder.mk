@@ -1,0 +1,3 @@
+# The Valgrind tool memrec. (Being written: see the recorder issue.)
+recorder:
+install-recorder:
