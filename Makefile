@@ -18,7 +18,7 @@
 #   recorder/           the Valgrind tool: see recorder/recorder.mk
 
 PREFIX    ?= /usr/local
-BUILD     := build
+BUILD     ?= build
 CC        ?= cc
 FUZZ_CC   ?= clang
 FUZZ_SECONDS ?= 60
@@ -75,7 +75,17 @@ $(LIBTRACE): $(patsubst %.c,$(BUILD)/obj/%.o,$(FORMAT_SRC))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBTOOLS): $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLLIB_SRC))
+# sql/ compiled in: the schema and canned queries travel inside the commands.
+SQL_FILES := $(wildcard sql/schema.sql sql/queries/*.sql)
+$(BUILD)/gen/sql_embedded.c: $(SQL_FILES) scripts/embed-sql.sh
+	@mkdir -p $(@D)
+	scripts/embed-sql.sh $@
+TOOLLIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(TOOLLIB_SRC)) $(BUILD)/obj/gen/sql_embedded.o
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(OWNFLAGS) -c $< -o $@
+
+$(LIBTOOLS): $(TOOLLIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
@@ -96,7 +106,11 @@ $(ASAN_LIBTRACE): $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(FORMAT_SRC))
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(ASAN_LIBTOOLS): $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(TOOLLIB_SRC))
+$(BUILD)/asan/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(OWNFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(ASAN_LIBTOOLS): $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(TOOLLIB_SRC)) $(BUILD)/asan/obj/gen/sql_embedded.o
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
@@ -123,7 +137,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBTOOLS) $(LIBTRACE)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 FUZZFLAGS := -fsanitize=fuzzer,address,undefined -g -O1 $(CPPFLAGS)
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(FORMAT_SRC) $(TOOLLIB_SRC)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FORMAT_SRC) $(TOOLLIB_SRC) $(BUILD)/gen/sql_embedded.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -133,15 +147,15 @@ include recorder/recorder.mk
 # ---- top-level jobs ----------------------------------------------------------
 test: deps
 	$(MAKE) -j$$(nproc) all $(ASANCMDS) $(TESTS)
-	tests/run.sh
+	MEMREC_BUILD=$(BUILD) tests/run.sh
 
 bench: deps
 	$(MAKE) all $(BENCHES)
-	@for s in bench/*.sh; do [ -e "$$s" ] || continue; echo "== $$s"; bash "$$s" || exit 1; done
+	@for s in bench/*.sh; do [ -e "$$s" ] || continue; echo "== $$s"; MEMREC_BUILD=$(BUILD) bash "$$s" || exit 1; done
 
 demo: deps
 	$(MAKE) all
-	scripts/demo.sh
+	MEMREC_BUILD=$(BUILD) scripts/demo.sh
 
 fuzz: deps
 	$(MAKE) $(FUZZERS)

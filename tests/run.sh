@@ -11,7 +11,9 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export MEMREC_ROOT=$PWD
-export MEMREC_BIN=${MEMREC_BIN:-$PWD/build/asan/bin}
+export MEMREC_BUILD=${MEMREC_BUILD:-build}
+case $MEMREC_BUILD in /*) ;; *) MEMREC_BUILD=$PWD/$MEMREC_BUILD;; esac
+export MEMREC_BIN=${MEMREC_BIN:-$MEMREC_BUILD/asan/bin}
 pattern=${1:-}
 passed=0 failed=0
 failures=()
@@ -30,7 +32,7 @@ run_one() {  # name, command...
   printf '%-40s %4d passed %4d failed\n' "$name" "$p" "$f"
 }
 
-for t in build/asan/tests/test_*; do
+for t in "$MEMREC_BUILD"/asan/tests/test_*; do
   [ -x "$t" ] || continue
   [[ -z "$pattern" || "$t" == *$pattern* ]] || continue
   run_one "$(basename "$t")" "$t"

@@ -2,9 +2,10 @@
 # Source it; each check prints "ok N - what" or "not ok N - what".
 set -u
 ROOT=${MEMREC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-BIN=${MEMREC_BIN:-$ROOT/build/bin}
-SAMPLES=$ROOT/build/samples
-export VALGRIND_LIB=$ROOT/build/valgrind
+BUILD_DIR=${MEMREC_BUILD:-$ROOT/build}
+BIN=${MEMREC_BIN:-$BUILD_DIR/bin}
+SAMPLES=$BUILD_DIR/samples
+export VALGRIND_LIB=$BUILD_DIR/valgrind
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 _n=0
