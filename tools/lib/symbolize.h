@@ -1,0 +1,23 @@
+/* symbolize.h: code addresses as people read them, the same in every command. */
+#ifndef MEMREC_SYMBOLIZE_H
+#define MEMREC_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "memrec_trace.h"
+
+/* Size that always fits what these functions write. */
+#define SYM_BUF 512
+
+/* "function:line", "function", "file:line" or "0xADDR" when nothing is
+ * known, written into buf (SYM_BUF bytes). Returns buf. */
+const char *sym_where(const mr_reader *r, uint64_t addr, char *buf, size_t n);
+
+/* "function (file:line)" with the same fallbacks; for reports. */
+const char *sym_where_long(const mr_reader *r, uint64_t addr, char *buf,
+                           size_t n);
+
+/* Base name of a path: "/src/app/list.c" -> "list.c". */
+const char *sym_basename(const char *path);
+
+#endif
