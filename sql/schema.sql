@@ -1,0 +1,184 @@
+-- schema.sql: the memrec profile database. One file holds many runs (one run
+-- per traced process) and every analysis of the project writes into it.
+--
+-- Conventions:
+--   * Every table but runs has a `run` column; deleting a run deletes every
+--     row whose run column names it (trace-db FILE delete RUN).
+--   * Times are the trace's global clock: guest instructions executed before
+--     the event, all threads together.
+--   * Addresses are stored as signed 64-bit integers (SQLite has no unsigned
+--     type); printf('0x%x', address) shows them as the program saw them.
+--   * Every statement is idempotent (IF NOT EXISTS), so running this file on
+--     an older database adds what is missing: that is the upgrade.
+--   * The schema version lives in PRAGMA user_version (PDB_SCHEMA_VERSION in
+--     tools/lib/profiledb.h); commands refuse a database that is newer.
+--
+-- Usable directly from the shell: sqlite3 profile.db < sql/schema.sql
+
+-- One traced process: a trace file identified by its path and the process
+-- identity recorded in it. Re-analysing the same trace reuses its run.
+CREATE TABLE IF NOT EXISTS runs (
+    id           INTEGER PRIMARY KEY,  -- run number, used by every other table
+    trace        TEXT NOT NULL,        -- absolute path of the trace file when analysed
+    command      TEXT,                 -- the traced program's command line (argv joined by spaces)
+    pid          INTEGER NOT NULL,     -- process id of the traced program
+    started      INTEGER NOT NULL,     -- process start, microseconds since the Unix epoch
+    instructions INTEGER,              -- guest instructions executed (trace totals)
+    loads        INTEGER,              -- memory reads executed, a modify counting as one read
+    stores       INTEGER,              -- memory writes executed, a modify counting as one write
+    UNIQUE (trace, pid, started)
+);
+
+-- Which analysis wrote into which run, so a re-run replaces only its own rows.
+CREATE TABLE IF NOT EXISTS analyses (
+    run      INTEGER NOT NULL REFERENCES runs(id),  -- the run analysed
+    name     TEXT NOT NULL,     -- analysis name: "objects", "mempat", ...
+    options  TEXT,              -- the command line of the analysis
+    finished INTEGER NOT NULL,  -- when it committed, seconds since the Unix epoch
+    PRIMARY KEY (run, name)
+);
+
+-- Static memory instructions: one row per (address, access kind, size) of a
+-- run, shared by all analyses (get it through pdb_instruction()).
+CREATE TABLE IF NOT EXISTS instructions (
+    run      INTEGER NOT NULL REFERENCES runs(id),  -- the run
+    id       INTEGER PRIMARY KEY,  -- instruction id, unique in the whole database
+    address  INTEGER NOT NULL,     -- address of the machine instruction
+    function TEXT,                 -- function holding it, NULL when unknown
+    file     TEXT,                 -- source file, NULL when unknown
+    line     INTEGER,              -- source line, NULL when unknown
+    kind     TEXT NOT NULL,        -- 'load', 'store' or 'modify'
+    size     INTEGER NOT NULL,     -- bytes accessed
+    UNIQUE (run, address, kind, size)
+);
+
+-- Groups of objects (the paper's "group"): heap allocation sites, one group
+-- per static data object, and the two catch-alls `stack` and `unknown`.
+CREATE TABLE IF NOT EXISTS alloc_sites (
+    run      INTEGER NOT NULL REFERENCES runs(id),  -- the run
+    id       INTEGER PRIMARY KEY,  -- group id, unique in the whole database
+    serial   INTEGER NOT NULL,     -- group number within the run, in order of first use
+    kind     TEXT NOT NULL,        -- 'heap', 'static', 'stack' or 'unknown'
+    name     TEXT NOT NULL,        -- readable name: function:line of the call site,
+                                   -- the symbol of a static object, 'stack', 'unknown'
+    function TEXT,                 -- allocating function (frame 0), NULL if unknown or not heap
+    file     TEXT,                 -- its source file, NULL when unknown
+    line     INTEGER,              -- its source line, NULL when unknown
+    address  INTEGER,              -- return address of frame 0 (heap) or object address (static)
+    stack    TEXT,                 -- the frames that define the group, innermost first,
+                                   -- as "function:line <- function:line"
+    objects  INTEGER NOT NULL DEFAULT 0,  -- objects of the group
+    accesses INTEGER NOT NULL DEFAULT 0,  -- accesses to objects of the group
+    bytes    INTEGER NOT NULL DEFAULT 0   -- bytes accessed in objects of the group
+);
+
+-- Objects: heap blocks and static data objects, with their lifetimes and
+-- access statistics.
+CREATE TABLE IF NOT EXISTS objects (
+    run          INTEGER NOT NULL REFERENCES runs(id),         -- the run
+    id           INTEGER PRIMARY KEY,                          -- unique in the whole database
+    site         INTEGER NOT NULL REFERENCES alloc_sites(id),  -- its group
+    serial       INTEGER NOT NULL,  -- object number within its group, in allocation order from 0
+    kind         TEXT NOT NULL,     -- 'heap' or 'static'
+    name         TEXT,              -- symbol of a static object; NULL for heap objects
+    address      INTEGER NOT NULL,  -- start address (the last one, after reallocs)
+    size         INTEGER NOT NULL,  -- bytes (the last size, after reallocs)
+    alloc_time   INTEGER NOT NULL,  -- when allocated (0 for static objects)
+    free_time    INTEGER,           -- when freed; NULL if never freed
+    tid          INTEGER,           -- thread that allocated it; NULL for static objects
+    reallocs     INTEGER NOT NULL DEFAULT 0,  -- reallocs that moved or resized it
+    loads        INTEGER NOT NULL,  -- reads of the object (a modify counts as a read and a write)
+    stores       INTEGER NOT NULL,  -- writes to the object
+    bytes        INTEGER NOT NULL,  -- bytes read or written (a modify counts once)
+    offsets      INTEGER NOT NULL,  -- distinct offsets at which an access started
+    first_access INTEGER,           -- time of the first access; NULL if never accessed
+    last_access  INTEGER            -- time of the last access; NULL if never accessed
+);
+CREATE INDEX IF NOT EXISTS objects_run_site ON objects(run, site);
+
+-- How often each offset of a group is touched, over all its objects: the
+-- heat of the fields of a structure. Offsets below 65536 are exact (span 1);
+-- beyond, accesses are counted per 64-byte line (span 64, offset = line start).
+CREATE TABLE IF NOT EXISTS object_offsets (
+    run    INTEGER NOT NULL REFERENCES runs(id),         -- the run
+    site   INTEGER NOT NULL REFERENCES alloc_sites(id),  -- the group
+    offset INTEGER NOT NULL,  -- byte offset from the start of the object where accesses began
+    span   INTEGER NOT NULL,  -- 1, or 64 for the line buckets of large objects
+    loads  INTEGER NOT NULL,  -- reads starting there (a modify counts as a read and a write)
+    stores INTEGER NOT NULL,  -- writes starting there
+    PRIMARY KEY (run, site, offset)
+);
+
+-- What each memory instruction does to each group: the paper's vertical
+-- decomposition by instruction, then by group.
+CREATE TABLE IF NOT EXISTS instr_groups (
+    run          INTEGER NOT NULL REFERENCES runs(id),          -- the run
+    instruction  INTEGER NOT NULL REFERENCES instructions(id),  -- the instruction
+    site         INTEGER NOT NULL REFERENCES alloc_sites(id),   -- the group it touched
+    accesses     INTEGER NOT NULL,  -- executions of the instruction that touched the group
+    bytes        INTEGER NOT NULL,  -- bytes moved by those executions
+    objects      INTEGER,           -- distinct objects touched; NULL for stack and unknown
+    offsets      INTEGER,           -- distinct offsets touched; NULL for stack and unknown
+    first_access INTEGER NOT NULL,  -- time of the first such access
+    last_access  INTEGER NOT NULL,  -- time of the last such access
+    PRIMARY KEY (run, instruction, site)
+);
+
+-- Memory traffic of each thread.
+CREATE TABLE IF NOT EXISTS threads (
+    run          INTEGER NOT NULL REFERENCES runs(id),  -- the run
+    tid          INTEGER NOT NULL,  -- thread id as recorded (1 = main thread)
+    parent       INTEGER,           -- creating thread; NULL for the main thread or if unknown
+    loads        INTEGER NOT NULL,  -- reads executed by the thread
+    stores       INTEGER NOT NULL,  -- writes executed by the thread
+    bytes        INTEGER NOT NULL,  -- bytes read or written
+    heap         INTEGER NOT NULL,  -- accesses to heap objects
+    static       INTEGER NOT NULL,  -- accesses to static objects
+    stack        INTEGER NOT NULL,  -- accesses classified as stack
+    unknown      INTEGER NOT NULL,  -- accesses to nothing known
+    allocs       INTEGER NOT NULL,  -- heap blocks it allocated
+    first_access INTEGER,           -- time of its first access
+    last_access  INTEGER,           -- time of its last access
+    PRIMARY KEY (run, tid)
+);
+
+-- A thinned sample of each group's accesses, spread evenly over the run (at
+-- most trace-objects --samples=N per group): enough to draw time against
+-- offset without storing the trace.
+CREATE TABLE IF NOT EXISTS access_samples (
+    run         INTEGER NOT NULL REFERENCES runs(id),          -- the run
+    site        INTEGER NOT NULL REFERENCES alloc_sites(id),   -- the group
+    time        INTEGER NOT NULL,  -- when the access happened
+    instruction INTEGER NOT NULL REFERENCES instructions(id),  -- which instruction
+    object      INTEGER NOT NULL,  -- object serial within the group
+    offset      INTEGER NOT NULL,  -- byte offset within the object
+    kind        TEXT NOT NULL,     -- 'load', 'store' or 'modify'
+    tid         INTEGER NOT NULL   -- thread that made it
+);
+CREATE INDEX IF NOT EXISTS access_samples_run_site ON access_samples(run, site);
+
+-- Exana's memory access patterns, one per memory instruction (trace-mempat).
+CREATE TABLE IF NOT EXISTS mempat (
+    run         INTEGER NOT NULL REFERENCES runs(id),          -- the run
+    instruction INTEGER NOT NULL REFERENCES instructions(id),  -- the instruction
+    pattern     TEXT NOT NULL,     -- the MemPat text after '=', e.g. "Fix:[8x1]"
+    kind        TEXT NOT NULL CHECK (kind IN ('Fix','Seq','Str','SeqStr','Rep','Complex')),
+                                   -- top-level kind of the pattern
+    accesses    INTEGER NOT NULL,  -- dynamic accesses the pattern covers
+    overflowed  INTEGER NOT NULL,  -- 1 if the pattern cap was hit and the pattern summarised
+    PRIMARY KEY (run, instruction)
+);
+
+-- Memory traffic per function: the instructions' group statistics summed by
+-- the function holding the instruction.
+CREATE VIEW IF NOT EXISTS function_traffic AS
+SELECT i.run              AS run,        -- the run
+       coalesce(i.function, printf('0x%x', min(i.address))) AS function,  -- function name
+       sum(CASE WHEN i.kind <> 'store' THEN g.accesses ELSE 0 END) AS loads,   -- reads
+       sum(CASE WHEN i.kind <> 'load'  THEN g.accesses ELSE 0 END) AS stores,  -- writes
+       sum(g.bytes)       AS bytes,      -- bytes moved
+       count(DISTINCT i.id) AS instructions  -- memory instructions of the function
+FROM instr_groups g JOIN instructions i ON i.id = g.instruction
+GROUP BY i.run, i.function;
+
+PRAGMA user_version = 1;
