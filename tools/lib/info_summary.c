@@ -1,0 +1,200 @@
+/* info_summary.c: counting the events of a trace, see info_summary.h. */
+#include "info_summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What one exit of one block definition contributes when taken with all
+ * of its accesses performed (no guard was false). */
+typedef struct exit_counts {
+    uint32_t naccesses;         /* accesses of the exit per the definition */
+    uint32_t loads, stores, modifies;
+    int executed;               /* taken at least once: its memory
+                                 * instructions are in the distinct set */
+} exit_counts;
+
+void info_summary_init(info_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    dump_map_init(&s->exits);
+    dump_map_init(&s->threads);
+    dump_map_init(&s->mem_instrs);
+}
+
+/* Per-exit counts of a definition, computed the first time it executes. */
+static exit_counts *counts_of(info_summary *s, const mr_block_def *def)
+{
+    int added;
+    void **slot = dump_map_slot_of(&s->exits, (uintptr_t)def, &added);
+    if (!slot) {
+        s->out_of_memory = 1;
+        return NULL;
+    }
+    if (!added)
+        return *slot;
+    exit_counts *c = calloc(def->nexits ? def->nexits : 1, sizeof *c);
+    if (!c) {
+        s->out_of_memory = 1;
+        return NULL;
+    }
+    for (uint32_t e = 0; e < def->nexits; e++) {
+        uint32_t n = def->exits[e].naccesses;
+        if (n > def->naccesses)
+            n = def->naccesses;     /* the reader checks; stay safe anyway */
+        c[e].naccesses = n;
+        for (uint32_t a = 0; a < n; a++) {
+            switch (def->accesses[a].kind) {
+            case MR_LOAD: c[e].loads++; break;
+            case MR_STORE: c[e].stores++; break;
+            case MR_MODIFY: c[e].modifies++; break;
+            }
+        }
+    }
+    *slot = c;
+    return c;
+}
+
+/* Adds the kinds of each access: the slow path, for executions where a
+ * guarded access did not happen. */
+static void count_accesses(info_summary *s, const mr_access *acc, uint32_t n)
+{
+    for (uint32_t a = 0; a < n; a++) {
+        switch (acc[a].kind) {
+        case MR_LOAD: s->counted.loads++; break;
+        case MR_STORE: s->counted.stores++; break;
+        case MR_MODIFY: s->counted.modifies++; break;
+        }
+    }
+}
+
+/* Remembers the memory instructions of an exit taken for the first time. */
+static void note_memory_instructions(info_summary *s, const mr_block_def *def,
+                                     uint32_t naccesses)
+{
+    for (uint32_t a = 0; a < naccesses; a++) {
+        uint16_t i = def->accesses[a].instr;
+        if (i >= def->ninstrs)
+            continue;
+        int added = dump_set_add(&s->mem_instrs, def->instrs[i].addr);
+        if (added < 0)
+            s->out_of_memory = 1;
+        s->memory_instructions += added > 0;
+    }
+}
+
+static void add_exec(info_summary *s, const mr_event *ev)
+{
+    const mr_block_def *def = ev->u.exec.def;
+    s->counted.blocks++;
+    s->counted.instructions += ev->u.exec.ninstrs;
+    if (!s->have_time) {
+        s->have_time = 1;
+        s->time_first = ev->time;
+    }
+    if (ev->time + ev->u.exec.ninstrs > s->time_end)
+        s->time_end = ev->time + ev->u.exec.ninstrs;
+
+    exit_counts *c = def ? counts_of(s, def) : NULL;
+    if (!c || ev->u.exec.exit >= def->nexits) {
+        count_accesses(s, ev->u.exec.accesses, ev->u.exec.naccesses);
+        return;
+    }
+    c += ev->u.exec.exit;
+    if (ev->u.exec.naccesses == c->naccesses) {
+        s->counted.loads += c->loads;
+        s->counted.stores += c->stores;
+        s->counted.modifies += c->modifies;
+    } else {
+        count_accesses(s, ev->u.exec.accesses, ev->u.exec.naccesses);
+    }
+    if (!c->executed) {
+        c->executed = 1;
+        note_memory_instructions(s, def, c->naccesses);
+    }
+}
+
+static void add_heap(info_summary *s, const mr_heap *h)
+{
+    switch (h->op) {
+    case MR_MALLOC: case MR_MEMALIGN: case MR_NEW: case MR_NEW_ARRAY:
+        s->counted.allocs++;
+        s->alloc_bytes += h->size;
+        break;
+    case MR_CALLOC:
+        s->counted.allocs++;
+        s->alloc_bytes += h->count * h->size;
+        break;
+    case MR_REALLOC:
+        s->counted.reallocs++;
+        break;
+    case MR_FREE: case MR_DELETE: case MR_DELETE_ARRAY:
+        s->counted.frees++;
+        break;
+    }
+}
+
+/* Counts a thread id once. Id 0 is "before any thread", not a thread. */
+static void add_thread(info_summary *s, uint32_t tid)
+{
+    if (tid == 0)
+        return;
+    int added = dump_set_add(&s->threads, tid);
+    if (added < 0)
+        s->out_of_memory = 1;
+    s->counted.threads += added > 0;
+}
+
+void info_summary_add(info_summary *s, const mr_event *ev)
+{
+    s->events++;
+    if (ev->time > s->time_end)
+        s->time_end = ev->time;
+    switch (ev->kind) {
+    case MR_EV_EXEC:
+        add_exec(s, ev);
+        break;
+    case MR_EV_CALL: s->counted.calls++; break;
+    case MR_EV_RETURN: s->counted.returns++; break;
+    case MR_EV_HEAP: add_heap(s, &ev->u.heap.h); break;
+    case MR_EV_THREAD:
+        add_thread(s, ev->u.thread.tid);
+        if (ev->u.thread.op == MR_THREAD_CREATE)
+            add_thread(s, ev->u.thread.parent);
+        break;
+    case MR_EV_BLOCK_DEF: s->block_defs++; break;
+    case MR_EV_SYMBOL: s->symbols++; break;
+    case MR_EV_MODULE: s->modules++; break;
+    case MR_EV_DATAOBJ: s->dataobjs++; break;
+    case MR_EV_STACK: s->stacks++; break;
+    case MR_EV_MARK: s->marks++; break;
+    case MR_EV_PROCESS: s->process = ev->u.process; break;
+    case MR_EV_END: s->end = ev->u.end; break;
+    case MR_EV_COLLECT: break;
+    }
+    if (ev->kind != MR_EV_THREAD)
+        add_thread(s, ev->tid);
+}
+
+int info_summary_totals_match(const info_summary *s)
+{
+    if (!s->end)
+        return -1;
+    const mr_totals *a = &s->end->totals, *b = &s->counted;
+    return a->instructions == b->instructions && a->blocks == b->blocks &&
+           a->loads == b->loads && a->stores == b->stores &&
+           a->modifies == b->modifies && a->calls == b->calls &&
+           a->returns == b->returns && a->allocs == b->allocs &&
+           a->frees == b->frees && a->reallocs == b->reallocs &&
+           a->threads == b->threads;
+}
+
+/* Frees each per-definition counts array, then the tables. */
+void info_summary_free(info_summary *s)
+{
+    for (size_t i = 0; i < s->exits.cap; i++)
+        if (s->exits.slots[i].used)
+            free(s->exits.slots[i].value);
+    dump_map_free(&s->exits);
+    dump_map_free(&s->threads);
+    dump_map_free(&s->mem_instrs);
+}

@@ -1,0 +1,184 @@
+/*
+ * trace-dump: a memrec trace as text, one event per line with symbolised
+ * instruction addresses, or exactly as `valgrind --tool=lackey
+ * --trace-mem=yes` prints memory accesses, so that Lackey scripts work
+ * unchanged. Options select a thread, a window of time, or a function.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dump_filter.h"
+#include "dump_lackey.h"
+#include "dump_out.h"
+#include "dump_text.h"
+
+static const char usage_text[] =
+    "Usage: trace-dump [--format=text|lackey] [--thread=TID] [--from=TIME]\n"
+    "                  [--to=TIME] [--function=NAME] [-q] [TRACE|-]\n"
+    "Print a memrec trace (standard input when TRACE is - or absent).\n"
+    "\n"
+    "  --format=text    (default) one event per line: TIME tTID KIND FIELDS,\n"
+    "                   code addresses as function:line; a block execution\n"
+    "                   is followed by its accesses, indented:\n"
+    "                     1234 t1 exec 0x401120 main:12 exit=1 instrs=5 block=7\n"
+    "                       L 0x1ffefff8,8 @0x401124 =0x4011a0\n"
+    "                   (kind L/S/M, address,size, instruction, value if any)\n"
+    "  --format=lackey  exactly what valgrind --tool=lackey --trace-mem=yes\n"
+    "                   prints: \"I  %08lx,%lu\" per instruction, then\n"
+    "                   \" L|S|M %08lx,%lu\" per data access of it\n"
+    "  --thread=TID     only events of thread TID\n"
+    "  --from=TIME      only events at global time >= TIME\n"
+    "  --to=TIME        only events at global time < TIME (time counts the\n"
+    "                   instructions executed before an event, all threads;\n"
+    "                   in lackey form each instruction has its own time)\n"
+    "  --function=NAME  only block executions with code of function NAME,\n"
+    "                   and calls and returns from or to it; in lackey form\n"
+    "                   only NAME's own instructions and their accesses\n"
+    "  -q, --quiet      no progress on stderr\n"
+    "  -h, --help       this help\n"
+    "      --version    print the version\n"
+    "\n"
+    "With no filter the text form prints every event, definitions included.\n"
+    "Exit status: 0 when the trace was read (also when it was truncated: a\n"
+    "warning goes to stderr after the events before the cut, and when the\n"
+    "reader of the output went away), 1 when the trace cannot be read or is\n"
+    "corrupt, 2 for bad usage.\n";
+
+/* Kept in statics so that exits from cli_fail() leave them reachable
+ * (no leak reports under the sanitizers). */
+static mr_reader *reader;
+static dump_out out;
+static dump_text text;
+static dump_filter filter;
+
+/* What the command line asked for. */
+typedef struct options {
+    int lackey;                 /* --format=lackey */
+    int by_thread;
+    uint32_t tid;
+    uint64_t from, to;
+    const char *function;
+    const char *path;
+} options;
+
+static void parse_options(int argc, char **argv, options *opt)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"thread", required_argument, NULL, 't'},
+        {"from", required_argument, NULL, 'F'},
+        {"to", required_argument, NULL, 'T'},
+        {"function", required_argument, NULL, 'n'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    memset(opt, 0, sizeof *opt);
+    opt->to = UINT64_MAX;
+    opterr = 0;   /* one usage message of our own, not getopt's as well */
+    while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (strcmp(optarg, "lackey") == 0)
+                opt->lackey = 1;
+            else if (strcmp(optarg, "text") != 0)
+                cli_usage_error("unknown format '%s' (text or lackey)", optarg);
+            break;
+        case 't': {
+            uint64_t tid = cli_parse_u64("--thread", optarg);
+            if (tid > UINT32_MAX)
+                cli_usage_error("option '--thread': '%s' is too large", optarg);
+            opt->by_thread = 1;
+            opt->tid = (uint32_t)tid;
+            break;
+        }
+        case 'F': opt->from = cli_parse_u64("--from", optarg); break;
+        case 'T': opt->to = cli_parse_u64("--to", optarg); break;
+        case 'n':
+            if (!*optarg)
+                cli_usage_error("option '--function' needs a name");
+            opt->function = optarg;
+            break;
+        case 'q': cli_set_quiet(1); break;
+        case 'h': fputs(usage_text, stdout); exit(0);
+        case 'V': cli_version();
+        case ':':
+            cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                cli_usage_error("unknown option '-%c'", optopt);
+            cli_usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind > 1)
+        cli_usage_error("one trace at most; extra argument '%s'",
+                        argv[optind + 1]);
+    opt->path = optind < argc ? argv[optind] : "-";
+}
+
+/* Lackey form: only block executions, instruction by instruction. */
+static void dump_lackey_event(const options *opt, const mr_event *ev)
+{
+    if (ev->kind != MR_EV_EXEC)
+        return;
+    if (opt->by_thread && ev->tid != opt->tid)
+        return;
+    if (ev->time >= opt->to || ev->time + ev->u.exec.ninstrs <= opt->from)
+        return;
+    int any;
+    const uint8_t *mask =
+        dump_filter_function_mask(&filter, ev->u.exec.def, &any);
+    if (any)
+        dump_lackey_exec(&out, ev, opt->from, opt->to, mask);
+}
+
+int main(int argc, char **argv)
+{
+    options opt;
+    cli_init(argv[0]);
+    parse_options(argc, argv, &opt);
+
+    reader = cli_open_trace(opt.path);
+    out_init(&out, stdout, 0);
+    dump_text_init(&text, &out, reader);
+    dump_filter_init(&filter, reader);
+    filter.by_thread = opt.by_thread;
+    filter.tid = opt.tid;
+    filter.from = opt.from;
+    filter.to = opt.to;
+    filter.function = opt.function;
+
+    mr_event ev;
+    uint64_t events = 0;
+    while (!out_failed(&out) && cli_next(reader, opt.path, &ev, 1) > 0) {
+        /* The clock never goes back: past the window nothing is left. */
+        if (ev.time >= opt.to)
+            break;
+        if (opt.lackey)
+            dump_lackey_event(&opt, &ev);
+        else if (dump_filter_event(&filter, &ev))
+            dump_text_event(&text, &ev);
+        if (filter.out_of_memory)
+            cli_fail(cli_trace_name(opt.path), "out of memory");
+        if ((++events & 0xffff) == 0)
+            cli_progress(reader);
+    }
+    cli_progress_done();
+
+    int rc = out_close(&out);
+    int err = out_error(&out);
+    dump_filter_free(&filter);
+    dump_text_free(&text);
+    mr_reader_close(reader);
+    /* The reader of a pipe going away (| head) is the user's choice, not
+     * an error: stop quietly. */
+    if (rc < 0 && err != EPIPE)
+        cli_fail("<stdout>", "cannot write: %s", strerror(err));
+    return 0;
+}
