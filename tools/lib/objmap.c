@@ -1,0 +1,726 @@
+/* objmap.c: live objects by address, groups by allocation site. See
+ * objmap.h for the rules. */
+#include "objmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_SHIFT 12
+#define BIG_BYTES (256u << 10)      /* larger objects go to the big array */
+#define STACK_BELOW 4096u           /* window reaches this far below the lowest push */
+#define STACK_ABOVE (128u << 10)    /* and this far above the highest */
+#define POOL_SLOTS 4096             /* object records per pool block */
+
+/* The live objects overlapping one 4 KiB page, sorted by address. */
+typedef struct page {
+    uint64_t key;           /* page number + 1; 0 marks an empty hash slot */
+    uint32_t n, cap;
+    obj_object **v;
+} page;
+
+/* A thread's stack window, kept as a pseudo-object so caches work. */
+typedef struct stack_win {
+    uint32_t tid;
+    uint64_t lowest, highest;   /* return-address pushes seen */
+    obj_object obj;             /* [lowest - below, highest + above) */
+} stack_win;
+
+/* Heap groups are found by their defining frames. */
+typedef struct site_slot {
+    uint64_t hash;
+    obj_group *g;           /* NULL: empty */
+} site_slot;
+
+struct objmap {
+    objmap_options o;
+    size_t slot_bytes;      /* sizeof(obj_object) + user bytes, aligned */
+
+    page *pages;            /* open addressing, linear probing */
+    size_t npages, cappages;
+
+    obj_object **big;       /* objects over BIG_BYTES, sorted by address */
+    size_t nbig, capbig;
+
+    char **pool_blocks;     /* object records, never moved */
+    size_t nblocks, capblocks;
+    size_t block_used;      /* records handed out from the last block */
+    obj_object *free_list;
+
+    obj_group **groups;
+    uint32_t ngroups, capgroups;
+    site_slot *sites;       /* hash of heap groups by frames */
+    size_t nsites, capsites;
+    obj_group **by_stack;   /* stack id -> its group (cache) */
+    uint32_t capby_stack;
+
+    stack_win **wins;       /* one per thread that has called */
+    uint32_t nwins, capwins;
+    obj_group *stack_group, *unknown_group;
+    obj_object unknown;     /* the pseudo-object of unknown accesses */
+
+    objmap_stats stats;
+};
+
+/* ---- growing arrays ------------------------------------------------------ */
+
+/* Makes room for n + 1 elements of size sz in *v (capacity *cap). */
+static int grow(void *vp, size_t sz, size_t n, size_t *cap)
+{
+    void **v = vp;
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 8;
+    void *nv = realloc(*v, c * sz);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = c;
+    return 0;
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+static obj_group *new_group(objmap *m, obj_kind kind)
+{
+    size_t cap = m->capgroups;
+    if (grow(&m->groups, sizeof *m->groups, m->ngroups, &cap) < 0)
+        return NULL;
+    m->capgroups = (uint32_t)cap;
+    obj_group *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->id = m->ngroups;
+    g->kind = kind;
+    m->groups[m->ngroups++] = g;
+    return g;
+}
+
+static obj_group *named_group(objmap *m, obj_kind kind, const char *name)
+{
+    obj_group *g = new_group(m, kind);
+    if (g && !(g->name = strdup(name ? name : "?")))
+        return NULL;
+    return g;
+}
+
+static uint64_t hash_frames(const uint64_t *ips, uint32_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= ips[i];
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+    }
+    return h | 1;   /* never 0 */
+}
+
+static int sites_grow(objmap *m)
+{
+    if (2 * (m->nsites + 1) <= m->capsites)
+        return 0;
+    size_t cap = m->capsites ? 2 * m->capsites : 64;
+    site_slot *n = calloc(cap, sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < m->capsites; i++) {
+        if (!m->sites[i].g)
+            continue;
+        size_t j = m->sites[i].hash & (cap - 1);
+        while (n[j].g)
+            j = (j + 1) & (cap - 1);
+        n[j] = m->sites[i];
+    }
+    free(m->sites);
+    m->sites = n;
+    m->capsites = cap;
+    return 0;
+}
+
+/* The heap group of an allocation stack (NULL stack: a group of no frames). */
+static obj_group *site_group(objmap *m, const mr_stack *s)
+{
+    uint32_t depth = s ? s->depth : 0;
+    if (depth > m->o.group_depth)
+        depth = m->o.group_depth;
+    const uint64_t *ips = s ? s->ips : NULL;
+    uint64_t h = hash_frames(ips, depth);
+    if (sites_grow(m) < 0)
+        return NULL;
+    size_t j = h & (m->capsites - 1);
+    for (; m->sites[j].g; j = (j + 1) & (m->capsites - 1)) {
+        obj_group *g = m->sites[j].g;
+        if (m->sites[j].hash == h && g->depth == depth &&
+            memcmp(g->ips, ips, depth * sizeof *ips) == 0)
+            return g;
+    }
+    obj_group *g = new_group(m, OBJ_HEAP);
+    if (!g)
+        return NULL;
+    g->depth = depth;
+    if (depth)
+        memcpy(g->ips, ips, depth * sizeof *ips);
+    m->sites[j] = (site_slot){ h, g };
+    m->nsites++;
+    return g;
+}
+
+/* Stacks are interned: remember each stack id's group. */
+static obj_group *stack_id_group(objmap *m, uint32_t id, const mr_stack *s)
+{
+    if (id && id < m->capby_stack && m->by_stack[id])
+        return m->by_stack[id];
+    obj_group *g = site_group(m, s);
+    if (!g || !id)
+        return g;
+    if (id >= m->capby_stack) {
+        uint32_t cap = m->capby_stack ? m->capby_stack : 256;
+        while (cap <= id)
+            cap *= 2;
+        obj_group **n = realloc(m->by_stack, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        memset(n + m->capby_stack, 0, (cap - m->capby_stack) * sizeof *n);
+        m->by_stack = n;
+        m->capby_stack = cap;
+    }
+    m->by_stack[id] = g;
+    return g;
+}
+
+/* ---- object records ----------------------------------------------------- */
+
+static obj_object *new_object(objmap *m)
+{
+    obj_object *o = m->free_list;
+    if (o) {
+        m->free_list = o->next_free;
+    } else {
+        if (!m->nblocks || m->block_used == POOL_SLOTS) {
+            if (grow(&m->pool_blocks, sizeof *m->pool_blocks, m->nblocks,
+                     &m->capblocks) < 0)
+                return NULL;
+            char *b = malloc(POOL_SLOTS * m->slot_bytes);
+            if (!b)
+                return NULL;
+            m->pool_blocks[m->nblocks++] = b;
+            m->block_used = 0;
+        }
+        o = (obj_object *)(m->pool_blocks[m->nblocks - 1] +
+                           m->block_used++ * m->slot_bytes);
+        o->gen = 0;
+    }
+    uint32_t gen = o->gen;
+    memset(o, 0, m->slot_bytes);
+    o->gen = gen + 1;
+    return o;
+}
+
+static void recycle(objmap *m, obj_object *o)
+{
+    o->gen++;               /* caches pointing here miss from now on */
+    o->live = 0;
+    o->next_free = m->free_list;
+    m->free_list = o;
+}
+
+/* ---- pages -------------------------------------------------------------- */
+
+static size_t page_hash(uint64_t key, size_t cap)
+{
+    return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+}
+
+static int pages_grow(objmap *m)
+{
+    if (2 * (m->npages + 1) <= m->cappages)
+        return 0;
+    size_t cap = m->cappages ? 2 * m->cappages : 1024;
+    page *n = calloc(cap, sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < m->cappages; i++) {
+        if (!m->pages[i].key)
+            continue;
+        size_t j = page_hash(m->pages[i].key, cap);
+        while (n[j].key)
+            j = (j + 1) & (cap - 1);
+        n[j] = m->pages[i];
+    }
+    free(m->pages);
+    m->pages = n;
+    m->cappages = cap;
+    return 0;
+}
+
+/* The page entry of page number pn, or NULL if none was ever made. */
+static page *page_find(objmap *m, uint64_t pn)
+{
+    if (!m->cappages)
+        return NULL;
+    uint64_t key = pn + 1;
+    size_t j = page_hash(key, m->cappages);
+    for (; m->pages[j].key; j = (j + 1) & (m->cappages - 1))
+        if (m->pages[j].key == key)
+            return &m->pages[j];
+    return NULL;
+}
+
+/* Entries are never removed: a page emptied by frees keeps its (empty)
+ * slot, which the next object on it reuses. */
+static page *page_get(objmap *m, uint64_t pn)
+{
+    page *p = page_find(m, pn);
+    if (p)
+        return p;
+    if (pages_grow(m) < 0)
+        return NULL;
+    uint64_t key = pn + 1;
+    size_t j = page_hash(key, m->cappages);
+    while (m->pages[j].key)
+        j = (j + 1) & (m->cappages - 1);
+    m->pages[j].key = key;
+    m->npages++;
+    return &m->pages[j];
+}
+
+/* Index of the first element of v[0..n) whose address is > addr. */
+static size_t upper_bound(obj_object *const *v, size_t n, uint64_t addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (v[mid]->addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int vec_insert(obj_object ***v, uint32_t *n, uint32_t *cap,
+                      obj_object *o)
+{
+    if (*n == *cap) {
+        uint32_t c = *cap ? 2 * *cap : 2;
+        obj_object **nv = realloc(*v, c * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = c;
+    }
+    size_t i = upper_bound(*v, *n, o->addr);
+    memmove(*v + i + 1, *v + i, (*n - i) * sizeof **v);
+    (*v)[i] = o;
+    (*n)++;
+    return 0;
+}
+
+static void vec_remove(obj_object **v, uint32_t *n, obj_object *o)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (v[i] == o) {
+            memmove(v + i, v + i + 1, (*n - i - 1) * sizeof *v);
+            (*n)--;
+            return;
+        }
+}
+
+/* Pages an object is listed in: those it overlaps; a zero-size object is
+ * listed in the page of its address so free() finds it. */
+static void page_span(const obj_object *o, uint64_t *first, uint64_t *last)
+{
+    *first = o->addr >> PAGE_SHIFT;
+    *last = o->size ? (o->addr + o->size - 1) >> PAGE_SHIFT : *first;
+}
+
+static int is_big(const obj_object *o) { return o->size > BIG_BYTES; }
+
+static int map_insert(objmap *m, obj_object *o)
+{
+    o->live = 1;
+    if (is_big(o)) {
+        size_t i = upper_bound(m->big, m->nbig, o->addr);
+        if (grow(&m->big, sizeof *m->big, m->nbig, &m->capbig) < 0)
+            return -1;
+        memmove(m->big + i + 1, m->big + i, (m->nbig - i) * sizeof *m->big);
+        m->big[i] = o;
+        m->nbig++;
+        return 0;
+    }
+    uint64_t first, last;
+    page_span(o, &first, &last);
+    for (uint64_t pn = first; pn <= last; pn++) {
+        page *p = page_get(m, pn);
+        if (!p || vec_insert(&p->v, &p->n, &p->cap, o) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void map_remove(objmap *m, obj_object *o)
+{
+    o->live = 0;
+    if (is_big(o)) {
+        for (size_t i = 0; i < m->nbig; i++)
+            if (m->big[i] == o) {
+                memmove(m->big + i, m->big + i + 1,
+                        (m->nbig - i - 1) * sizeof *m->big);
+                m->nbig--;
+                return;
+            }
+        return;
+    }
+    uint64_t first, last;
+    page_span(o, &first, &last);
+    for (uint64_t pn = first; pn <= last; pn++) {
+        page *p = page_find(m, pn);
+        if (p)
+            vec_remove(p->v, &p->n, o);
+    }
+}
+
+/* The object among v[0..n) holding addr. Objects do not overlap except
+ * static ones nested in others (a symbol inside a larger one), so the
+ * nearest start at or below addr is nearly always it; look a few further
+ * down only when it is not (bounded: misses into gaps stay cheap). */
+static obj_object *vec_find(obj_object *const *v, size_t n, uint64_t addr)
+{
+    size_t i = upper_bound(v, n, addr);
+    for (int tries = 0; i > 0 && tries < 8; tries++) {
+        obj_object *o = v[--i];
+        if (addr - o->addr < o->size)
+            return o;
+        if (o->group->kind == OBJ_HEAP)
+            return NULL;    /* heap blocks overlap nothing: no older one covers addr */
+    }
+    return NULL;
+}
+
+/* The live heap or static object holding addr, if any. */
+static obj_object *map_find(objmap *m, uint64_t addr)
+{
+    page *p = page_find(m, addr >> PAGE_SHIFT);
+    if (p && p->n) {
+        obj_object *o = vec_find(p->v, p->n, addr);
+        if (o)
+            return o;
+    }
+    if (m->nbig)
+        return vec_find(m->big, m->nbig, addr);
+    return NULL;
+}
+
+/* The live heap object starting exactly at addr (for free and realloc). */
+static obj_object *heap_at(objmap *m, uint64_t addr)
+{
+    page *p = page_find(m, addr >> PAGE_SHIFT);
+    if (p)
+        for (uint32_t i = 0; i < p->n; i++)
+            if (p->v[i]->addr == addr && p->v[i]->group->kind == OBJ_HEAP)
+                return p->v[i];
+    for (size_t i = 0; i < m->nbig; i++)
+        if (m->big[i]->addr == addr && m->big[i]->group->kind == OBJ_HEAP)
+            return m->big[i];
+    return NULL;
+}
+
+/* ---- lifetimes ---------------------------------------------------------- */
+
+static void end_object(objmap *m, obj_object *o, uint64_t time, int freed)
+{
+    map_remove(m, o);
+    if (freed) {
+        o->freed = 1;
+        o->free_time = time;
+    }
+    m->stats.live--;
+    if (m->o.on_end)
+        m->o.on_end(m->o.ctx, o);
+    recycle(m, o);
+}
+
+static obj_object *add_object(objmap *m, obj_group *g, uint64_t addr,
+                              uint64_t size, uint64_t time, uint32_t tid)
+{
+    obj_object *o = new_object(m);
+    if (!o)
+        return NULL;
+    o->addr = addr;
+    o->size = size;
+    o->group = g;
+    o->serial = g->nobjects++;
+    o->alloc_time = time;
+    o->tid = tid;
+    if (size > g->max_size)
+        g->max_size = size;
+    if (map_insert(m, o) < 0)
+        return NULL;
+    if (++m->stats.live > m->stats.peak_live)
+        m->stats.peak_live = m->stats.live;
+    return o;
+}
+
+static int on_alloc(objmap *m, const mr_event *ev, uint64_t addr,
+                    uint64_t size)
+{
+    if (!addr)
+        return 0;           /* the allocation failed */
+    obj_object *old = heap_at(m, addr);
+    if (old) {              /* its free was not recorded */
+        m->stats.lost_frees++;
+        end_object(m, old, ev->time, 1);
+    }
+    obj_group *g = stack_id_group(m, ev->u.heap.h.stack, ev->u.heap.stack);
+    if (!g || !add_object(m, g, addr, size, ev->time, ev->tid))
+        return -1;
+    m->stats.heap_objects++;
+    return 0;
+}
+
+static void on_free(objmap *m, const mr_event *ev, uint64_t addr)
+{
+    if (!addr)
+        return;
+    obj_object *o = heap_at(m, addr);
+    if (!o) {
+        m->stats.stray_frees++;
+        return;
+    }
+    end_object(m, o, ev->time, 1);
+}
+
+static int on_realloc(objmap *m, const mr_event *ev)
+{
+    const mr_heap *h = &ev->u.heap.h;
+    if (!h->old_addr)
+        return on_alloc(m, ev, h->addr, h->size);
+    if (!h->addr) {
+        if (h->size == 0)   /* realloc(p, 0) freed p */
+            on_free(m, ev, h->old_addr);
+        return 0;           /* else it failed and p is untouched */
+    }
+    obj_object *o = heap_at(m, h->old_addr);
+    if (!o)
+        return on_alloc(m, ev, h->addr, h->size);
+    map_remove(m, o);
+    if (h->addr != h->old_addr) {
+        obj_object *clash = heap_at(m, h->addr);
+        if (clash) {
+            m->stats.lost_frees++;
+            end_object(m, clash, ev->time, 1);
+        }
+    }
+    o->addr = h->addr;
+    o->size = h->size;
+    o->reallocs++;
+    if (h->size > o->group->max_size)
+        o->group->max_size = h->size;
+    return map_insert(m, o);
+}
+
+static int on_heap(objmap *m, const mr_event *ev)
+{
+    const mr_heap *h = &ev->u.heap.h;
+    switch (h->op) {
+    case MR_MALLOC: case MR_MEMALIGN: case MR_NEW: case MR_NEW_ARRAY:
+        return on_alloc(m, ev, h->addr, h->size);
+    case MR_CALLOC:
+        return on_alloc(m, ev, h->addr, h->size * h->count);
+    case MR_REALLOC:
+        return on_realloc(m, ev);
+    case MR_FREE: case MR_DELETE: case MR_DELETE_ARRAY:
+        on_free(m, ev, h->addr);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int on_dataobj(objmap *m, const mr_dataobj *d)
+{
+    obj_object *same = map_find(m, d->addr);
+    if (same && same->addr == d->addr && same->size == d->size)
+        return 0;           /* an alias (two symbols, one object) */
+    obj_group *g = named_group(m, OBJ_STATIC, d->name);
+    if (!g)
+        return -1;
+    g->addr = d->addr;
+    if (!add_object(m, g, d->addr, d->size, 0, 0))
+        return -1;
+    m->stats.static_objects++;
+    return 0;
+}
+
+/* ---- the stack rule ----------------------------------------------------- */
+
+static stack_win *window_of(objmap *m, uint32_t tid)
+{
+    for (uint32_t i = 0; i < m->nwins; i++)
+        if (m->wins[i]->tid == tid)
+            return m->wins[i];
+    return NULL;
+}
+
+static void window_set(stack_win *w)
+{
+    uint64_t lo = w->lowest > STACK_BELOW ? w->lowest - STACK_BELOW : 0;
+    uint64_t hi = w->highest + STACK_ABOVE;
+    if (hi < w->highest)
+        hi = UINT64_MAX;
+    w->obj.addr = lo;
+    w->obj.size = hi - lo;
+}
+
+/* A call's return-address push marks the stack pointer of its thread. */
+static int note_push(objmap *m, uint32_t tid, uint64_t sp)
+{
+    stack_win *w = window_of(m, tid);
+    if (w) {
+        if (sp >= w->lowest && sp <= w->highest)
+            return 0;
+        if (sp < w->lowest)
+            w->lowest = sp;
+        if (sp > w->highest)
+            w->highest = sp;
+        window_set(w);
+        return 0;
+    }
+    if (!m->stack_group && !(m->stack_group = named_group(m, OBJ_STACK, "stack")))
+        return -1;
+    size_t cap = m->capwins;
+    if (grow(&m->wins, sizeof *m->wins, m->nwins, &cap) < 0)
+        return -1;
+    m->capwins = (uint32_t)cap;
+    /* Each window is its own allocation: caches point into it. */
+    if (!(w = calloc(1, sizeof *w)))
+        return -1;
+    m->wins[m->nwins] = w;
+    w->tid = tid;
+    w->lowest = w->highest = sp;
+    w->obj.group = m->stack_group;
+    w->obj.serial = m->stack_group->nobjects++;
+    w->obj.tid = tid;
+    w->obj.gen = 1;
+    w->obj.live = 1;
+    window_set(w);
+    m->nwins++;
+    return 0;
+}
+
+static int on_exec(objmap *m, const mr_event *ev)
+{
+    const mr_block_def *b = ev->u.exec.def;
+    const mr_exit_def *x = &b->exits[ev->u.exec.exit];
+    if (x->jump != MR_JUMP_CALL || !x->ninstrs)
+        return 0;
+    uint16_t call = (uint16_t)(x->ninstrs - 1);
+    for (uint32_t i = ev->u.exec.naccesses; i-- > 0;) {
+        const mr_access *a = &ev->u.exec.accesses[i];
+        if (a->instr != call)
+            break;
+        if (a->kind == MR_STORE && (a->size == 8 || a->size == 4))
+            return note_push(m, ev->tid, a->addr);
+    }
+    return 0;
+}
+
+obj_object *objmap_find_slow(objmap *m, obj_cache *c, uint32_t tid,
+                             uint64_t addr)
+{
+    (void)tid;
+    m->stats.lookups_slow++;
+    obj_object *o = map_find(m, addr);
+    if (!o)
+        for (uint32_t i = 0; i < m->nwins; i++)
+            if (addr - m->wins[i]->obj.addr < m->wins[i]->obj.size) {
+                o = &m->wins[i]->obj;
+                break;
+            }
+    if (!o) {
+        if (!m->unknown.group)
+            m->unknown.group = m->unknown_group =
+                named_group(m, OBJ_UNKNOWN, "unknown");
+        return &m->unknown;     /* size 0: never served from a cache */
+    }
+    c->obj = o;
+    c->gen = o->gen;
+    return o;
+}
+
+/* ---- the whole ---------------------------------------------------------- */
+
+int objmap_event(objmap *m, const mr_event *ev)
+{
+    switch (ev->kind) {
+    case MR_EV_EXEC:
+        return on_exec(m, ev);
+    case MR_EV_HEAP:
+        return on_heap(m, ev);
+    case MR_EV_DATAOBJ:
+        return on_dataobj(m, ev->u.dataobj);
+    default:
+        return 0;
+    }
+}
+
+objmap *objmap_new(const objmap_options *opts)
+{
+    objmap *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    if (opts)
+        m->o = *opts;
+    if (m->o.group_depth == 0)
+        m->o.group_depth = 1;
+    if (m->o.group_depth > OBJ_MAX_DEPTH)
+        m->o.group_depth = OBJ_MAX_DEPTH;
+    m->slot_bytes = (sizeof(obj_object) + m->o.user_size + 15) & ~(size_t)15;
+    return m;
+}
+
+void objmap_finish(objmap *m)
+{
+    /* Every record of every pool block that is live, in creation order of
+     * the blocks: heap and static objects still in the map. */
+    for (size_t b = 0; b < m->nblocks; b++) {
+        size_t used = b + 1 == m->nblocks ? m->block_used : POOL_SLOTS;
+        for (size_t i = 0; i < used; i++) {
+            obj_object *o = (obj_object *)(m->pool_blocks[b] + i * m->slot_bytes);
+            if (o->live)
+                end_object(m, o, 0, 0);
+        }
+    }
+}
+
+void objmap_free(objmap *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->cappages; i++)
+        free(m->pages[i].v);
+    free(m->pages);
+    free(m->big);
+    for (size_t b = 0; b < m->nblocks; b++)
+        free(m->pool_blocks[b]);
+    free(m->pool_blocks);
+    for (uint32_t i = 0; i < m->ngroups; i++) {
+        free(m->groups[i]->name);
+        free(m->groups[i]);
+    }
+    free(m->groups);
+    free(m->sites);
+    free(m->by_stack);
+    for (uint32_t i = 0; i < m->nwins; i++)
+        free(m->wins[i]);
+    free(m->wins);
+    free(m);
+}
+
+uint32_t objmap_ngroups(const objmap *m) { return m->ngroups; }
+
+obj_group *objmap_group(const objmap *m, uint32_t id)
+{
+    return id < m->ngroups ? m->groups[id] : NULL;
+}
+
+const objmap_stats *objmap_get_stats(const objmap *m) { return &m->stats; }

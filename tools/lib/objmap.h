@@ -1,0 +1,173 @@
+/*
+ * objmap.h: object-relative translation (Wu et al., "Exposing memory access
+ * regularities using object-relative memory profiling", section 2).
+ *
+ * Feed every event of a trace to objmap_event(); for each memory access,
+ * objmap_find() says which object it touched. An access then reads as
+ * (instruction, group, object, offset, time):
+ *
+ *   group   obj->group: an allocation site, a static data object, `stack`
+ *           or `unknown`
+ *   object  obj->serial: objects are numbered per group from 0 in
+ *           allocation order
+ *   offset  addr - obj->addr
+ *
+ * Groups. A heap group is the allocation site: the first `group_depth`
+ * frames (default 1) of the allocation call stack, which the recorder gives
+ * innermost first with frame 0 the caller of malloc (the allocator's own
+ * frames are not in it). Each static data object (global or static
+ * variable of the trace's modules) is a group of its own, named by its
+ * symbol, with one object, serial 0. realloc keeps the object (and its
+ * serial): only its address and size change.
+ *
+ * The stack rule. The trace carries no stack pointer, but every call
+ * pushes its return address: in a block left through a call, the 8-byte
+ * store made by the last executed instruction (the call) is written at the
+ * new stack pointer. objmap keeps, per thread, the lowest and highest such
+ * push address seen so far; an access that hits no heap or static object
+ * and lies in [lowest - 4 KiB, highest + 128 KiB) of some thread is
+ * `stack` (below: the red zone and a frame being built; above: the
+ * outermost frames, and for the main thread argv, the environment and the
+ * auxiliary vector). The object of a stack access is the thread's stack
+ * (serial = the order in which threads first called), its offset is from
+ * the window's low end at the time of the access, which moves as the
+ * stack deepens: stack offsets are for grouping, not for field analysis.
+ * A thread that has not called yet has no stack window.
+ *
+ * Everything else is `unknown` (libc's unexported data, TLS, mmap'd memory,
+ * accesses before the allocation that covers them was seen): object 0,
+ * offset = the address itself.
+ *
+ * Speed. Lookups go through a per-instruction cache (obj_cache, one per
+ * static memory instruction, owned by the caller): most executions of an
+ * instruction touch the object it touched last time, checked with one
+ * range compare. On a miss, live heap and static objects are found through
+ * a hash of 4 KiB pages (each page lists the objects overlapping it, sorted
+ * by address), objects over 256 KiB through a sorted array. Object records
+ * are pooled; a slot's generation number changes when it is reused, which
+ * invalidates caches pointing at it.
+ *
+ * Memory: a record per live object (plus user_size bytes for the caller),
+ * a page entry per 4 KiB page holding live objects, a group per site.
+ * Nothing of the access stream is kept.
+ */
+#ifndef MEMREC_OBJMAP_H
+#define MEMREC_OBJMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "memrec_trace.h"
+
+/* What kind of memory a group is. */
+typedef enum obj_kind {
+    OBJ_HEAP = 0,
+    OBJ_STATIC = 1,
+    OBJ_STACK = 2,
+    OBJ_UNKNOWN = 3
+} obj_kind;
+
+#define OBJ_MAX_DEPTH 16    /* most frames a group can be defined by */
+
+/* A group: an allocation site, a static object, the stacks, or unknown. */
+typedef struct obj_group {
+    uint32_t id;            /* dense, from 0, in order of creation */
+    uint8_t kind;           /* obj_kind */
+    uint32_t depth;         /* frames in ips (heap groups) */
+    uint64_t ips[OBJ_MAX_DEPTH];  /* the defining frames, innermost first */
+    char *name;             /* static: the symbol; stack/unknown: that word;
+                             * heap: NULL (the caller names it by ips[0]) */
+    uint64_t addr;          /* static: the object's address */
+    uint64_t nobjects;      /* objects created so far (the next serial) */
+    uint64_t max_size;      /* largest size any of its objects had */
+    void *user;             /* the caller's, NULL until set */
+} obj_group;
+
+/* An object: a heap block, a static object, a thread's stack window, or
+ * the one `unknown` pseudo-object. */
+typedef struct obj_object {
+    uint64_t addr, size;    /* current range [addr, addr + size) */
+    uint64_t serial;        /* number within its group */
+    uint64_t alloc_time;    /* trace time of the allocation (0: static) */
+    uint64_t free_time;     /* valid when freed is set */
+    obj_group *group;
+    uint32_t gen;           /* changes when the record is reused */
+    uint32_t tid;           /* allocating thread (heap) */
+    uint32_t reallocs;      /* reallocs applied to it */
+    uint8_t freed;          /* 1 once freed */
+    uint8_t live;           /* 1 while in the map */
+    struct obj_object *next_free;  /* pool free list */
+    /* user_size bytes of the caller's follow, zeroed at allocation */
+} obj_object;
+
+/* The caller's extra bytes of an object (objmap_options.user_size). */
+static inline void *obj_user(obj_object *o) { return o + 1; }
+
+/* Called when an object leaves the map: freed (o->freed set), replaced by
+ * an allocation at its address that the trace never freed, or, for live
+ * heap and static objects, at objmap_finish() (o->freed clear). The record
+ * is recycled right after the call. */
+typedef void (*obj_end_fn)(void *ctx, obj_object *o);
+
+typedef struct objmap_options {
+    uint32_t group_depth;   /* frames defining a heap group; 0 means 1 */
+    size_t user_size;       /* bytes for the caller in each object record */
+    obj_end_fn on_end;      /* may be NULL */
+    void *ctx;              /* passed to on_end */
+} objmap_options;
+
+/* The per-instruction lookup cache: zero-initialise one per static memory
+ * instruction. */
+typedef struct obj_cache {
+    obj_object *obj;
+    uint32_t gen;
+} obj_cache;
+
+typedef struct objmap objmap;
+
+objmap *objmap_new(const objmap_options *opts);
+
+/* Feeds one event: process/module/symbol events are ignored; data objects,
+ * heap operations, thread events and block executions (for the stack rule)
+ * update the map. Call it for an MR_EV_EXEC before translating its
+ * accesses. Returns 0, or -1 when out of memory. */
+int objmap_event(objmap *m, const mr_event *ev);
+
+/* The object holding addr, accessed by thread tid: a heap or static
+ * object, a stack window, or the unknown pseudo-object (addr 0, so the
+ * offset is the address). Never NULL. */
+obj_object *objmap_find_slow(objmap *m, obj_cache *c, uint32_t tid,
+                             uint64_t addr);
+
+static inline obj_object *objmap_find(objmap *m, obj_cache *c, uint32_t tid,
+                                      uint64_t addr)
+{
+    obj_object *o = c->obj;
+    if (o && o->gen == c->gen && addr - o->addr < o->size)
+        return o;
+    return objmap_find_slow(m, c, tid, addr);
+}
+
+/* Reports every object still live through on_end (frees nothing). Call it
+ * once at the end of the trace. */
+void objmap_finish(objmap *m);
+
+void objmap_free(objmap *m);
+
+/* Groups so far, by id. */
+uint32_t objmap_ngroups(const objmap *m);
+obj_group *objmap_group(const objmap *m, uint32_t id);
+
+/* Counters for reports and tests. */
+typedef struct objmap_stats {
+    uint64_t live;          /* heap and static objects in the map now */
+    uint64_t peak_live;     /* most at any time */
+    uint64_t heap_objects;  /* heap objects created */
+    uint64_t static_objects;
+    uint64_t stray_frees;   /* frees of addresses not allocated */
+    uint64_t lost_frees;    /* allocations over a live object never freed */
+    uint64_t lookups_slow;  /* objmap_find calls that missed the cache */
+} objmap_stats;
+
+const objmap_stats *objmap_get_stats(const objmap *m);
+
+#endif /* MEMREC_OBJMAP_H */
