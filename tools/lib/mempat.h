@@ -1,0 +1,105 @@
+/*
+ * mempat.h: Exana's MemPat (Matsubara and Sato, "Online Memory Access
+ * Pattern Analysis on an Application Profiling Tool"): for every static
+ * memory instruction, fold its access sequence, in one pass, into the
+ * paper's base patterns (Fix, Seq, Str, SeqStr), Repeats and complex
+ * patterns, printed in the paper's text format.
+ *
+ * The library knows nothing about traces: a caller gets a dense slot per
+ * (instruction address, access kind) once, then feeds every access of the
+ * slot in execution order. docs/trace-mempat.md explains the algorithm and
+ * every decision taken where the paper is silent. In short:
+ *
+ *   run      maximal sequence of accesses of one size, each starting where
+ *            the previous one ended: Fix:[SxN] when N == 1, Seq:[SxN] else.
+ *   offset   from the byte after the previous access to the first byte of
+ *            the next, in bytes: +4+ (or -8- when negative).
+ *   stride   a first item, then k lasting items of the same shape, each at
+ *            the same offset from the end of the one before: the paper's
+ *            phases 1 and 2. An item is a run, or (the extension needed for
+ *            a loop nest) a committed stride or repeat of the level below.
+ *   repeat   a stride whose items start at the same address (the offset
+ *            cancels the item's length): printed REPn, n = k + 1.
+ *   complex  the sequence of patterns committed at the top: {P +o+ Q ...},
+ *            at most max_patterns of them; beyond, the instruction is
+ *            summarised (accesses, min, max, dominant stride).
+ */
+#ifndef MEMREC_MEMPAT_H
+#define MEMREC_MEMPAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Committed top-level patterns kept per instruction unless told otherwise. */
+#define MEMPAT_DEFAULT_MAX_PATTERNS 64
+
+/* Levels of stride folding above the runs: rows, planes, sweeps, ... A loop
+ * nest deeper than this ends in a complex pattern of its outer loops. */
+#define MEMPAT_LEVELS 6
+
+/* Access kinds as in memrec_trace.h: 1 load (R), 2 store (W), 3 modify (M). */
+#define MEMPAT_KINDS 4
+
+/* Top-level kind of an instruction's pattern (the database's mempat.kind). */
+typedef enum mempat_kind {
+    MEMPAT_FIX,
+    MEMPAT_SEQ,
+    MEMPAT_STR,
+    MEMPAT_SEQSTR,
+    MEMPAT_REP,
+    MEMPAT_COMPLEX,
+    MEMPAT_NONE          /* no access yet */
+} mempat_kind;
+
+typedef struct mempat mempat;
+
+/* What the analysis says about one instruction, after mempat_finish(). */
+typedef struct mempat_info {
+    uint64_t instr;      /* instruction address */
+    int access_kind;     /* 1 load, 2 store, 3 modify */
+    uint32_t size;       /* bytes of its first access (the line's R4, W8) */
+    uint64_t accesses;   /* dynamic accesses seen */
+    int overflowed;      /* more than max_patterns committed: summarised */
+    mempat_kind kind;    /* top-level kind; MEMPAT_COMPLEX when overflowed */
+    uint64_t min, max;   /* lowest and highest address accessed */
+    int64_t stride;      /* dominant difference between consecutive accesses */
+} mempat_info;
+
+/* A new analysis keeping at most max_patterns (>= 1) committed patterns per
+ * instruction. NULL when out of memory. */
+mempat *mempat_new(uint32_t max_patterns);
+void mempat_free(mempat *m);
+
+/* The dense slot of (instruction address, access kind 1..3), created on
+ * first use. Meant to be called once per block definition, not per access.
+ * Returns UINT32_MAX when out of memory. */
+uint32_t mempat_slot(mempat *m, uint64_t instr, int access_kind);
+
+/* Phases 1 and 2 for one access of a slot, in execution order. */
+void mempat_access(mempat *m, uint32_t slot, uint64_t addr, uint32_t size);
+
+/* Phase 3: commits every pattern still open. Call once, after the last
+ * access; accesses after it are ignored. */
+void mempat_finish(mempat *m);
+
+/* 1 once an allocation failed (the analysis is then incomplete). */
+int mempat_failed(const mempat *m);
+
+/* Number of slots, and all of them in output order (instruction address,
+ * then R, W, M) into order[mempat_count(m)]. */
+uint32_t mempat_count(const mempat *m);
+void mempat_order(const mempat *m, uint32_t *order);
+
+void mempat_get_info(const mempat *m, uint32_t slot, mempat_info *out);
+
+/* "Fix", "Seq", "Str", "SeqStr", "Rep", "Complex". */
+const char *mempat_kind_name(mempat_kind k);
+
+/* The text after '=' (malloc'd; NULL when out of memory). */
+char *mempat_pattern_text(const mempat *m, uint32_t slot);
+
+/* One output line "R4@280=Fix:[4x1]" without newline (malloc'd), with
+ * "\twhere" appended when where is not NULL. */
+char *mempat_line(const mempat *m, uint32_t slot, const char *where);
+
+#endif /* MEMREC_MEMPAT_H */
