@@ -133,11 +133,11 @@ static void add_heap(info_summary *s, const mr_heap *h)
     }
 }
 
-/* Counts a thread id once. Id 0 is "before any thread", not a thread. */
+/* Counts a thread id once. Like the writer's totals, the threads are
+ * those named by thread events and those that execute code (thread 0
+ * when code runs before any switch). */
 static void add_thread(info_summary *s, uint32_t tid)
 {
-    if (tid == 0)
-        return;
     int added = dump_set_add(&s->threads, tid);
     if (added < 0)
         s->out_of_memory = 1;
@@ -152,6 +152,12 @@ void info_summary_add(info_summary *s, const mr_event *ev)
     switch (ev->kind) {
     case MR_EV_EXEC:
         add_exec(s, ev);
+        /* Runs of one thread are long: look the set up on changes only. */
+        if (!s->have_exec_tid || ev->tid != s->exec_tid) {
+            add_thread(s, ev->tid);
+            s->have_exec_tid = 1;
+            s->exec_tid = ev->tid;
+        }
         break;
     case MR_EV_CALL: s->counted.calls++; break;
     case MR_EV_RETURN: s->counted.returns++; break;
@@ -171,8 +177,6 @@ void info_summary_add(info_summary *s, const mr_event *ev)
     case MR_EV_END: s->end = ev->u.end; break;
     case MR_EV_COLLECT: break;
     }
-    if (ev->kind != MR_EV_THREAD)
-        add_thread(s, ev->tid);
 }
 
 int info_summary_totals_match(const info_summary *s)

@@ -33,6 +33,8 @@ typedef struct info_summary {
     dump_map exits;             /* mr_block_def* -> per-exit counts */
     dump_map threads;           /* set of thread ids */
     dump_map mem_instrs;        /* set of instruction addresses */
+    int have_exec_tid;          /* exec_tid is set */
+    uint32_t exec_tid;          /* thread of the last block execution */
     int out_of_memory;          /* a set could not grow: counts of distinct
                                  * things may be low */
 } info_summary;
