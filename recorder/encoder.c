@@ -1,0 +1,406 @@
+/*
+ * encoder.c: memrec-encoder, the process that writes memrec's traces.
+ *
+ *   memrec-encoder OUTPUT LEVEL     (started by the memrec tool, not by hand)
+ *
+ * stdin is the tool's raw stream (recorder/wire.h); every record becomes a
+ * call of the trace library's writer, which does the encoding and zstd
+ * compression here, on another core than the instrumented program. stdout
+ * carries one status line ("ok" once OUTPUT is open, else the reason) and
+ * stays open until the trace is complete, so the tool can wait for it.
+ *
+ * The encoder shares the recorded program's process group, so it ignores
+ * the signals a terminal or a timeout sends to the group and finishes when
+ * stdin ends: after the tool's end record with a complete trace; without
+ * one (the program was SIGKILLed) with reason MR_END_LOST.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "encoder.h"
+#include "memrec_trace.h"
+#include "wire.h"
+
+/* A block definition as received, with what decoding its executions needs. */
+typedef struct enc_block {
+    mr_block_def def;
+    mr_instr_def *instrs;
+    mr_access_def *accesses;
+    mr_exit_def *exits;
+    uint32_t *words_at_exit;     /* raw words after the header, per exit */
+    int has_values;              /* some access carries a value */
+} enc_block;
+
+/* The encoder's whole state. */
+typedef struct encoder {
+    mr_writer *w;
+    const char *path;
+    int failed;                  /* the writer failed: drain stdin, write nothing */
+    int exec_pending;            /* the last record was WIRE_EXEC_CALL */
+    int ended;                   /* the end record was written */
+    char **strings;              /* by id; [0] is NULL */
+    size_t nstrings;
+    enc_block **blocks;          /* by id */
+    size_t nblocks;
+    uint64_t *addrs, *values;    /* scratch for one execution */
+    size_t scratch;
+    uint64_t *in;                /* input words */
+    size_t in_cap, in_pos, in_len;  /* in words */
+    size_t in_tail;              /* bytes of a partial word after in_len */
+    int in_eof;
+} encoder;
+
+static void die_oom(void)
+{
+    fputs("memrec-encoder: out of memory\n", stderr);
+    exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        die_oom();
+    return p;
+}
+
+/* The writer failed (disk full...): say it once, keep draining stdin so the
+ * program is never blocked nor killed by a broken pipe. */
+static void writer_failed(encoder *e, const char *what)
+{
+    if (!e->failed)
+        fprintf(stderr, "memrec-encoder: %s: %s; the rest of the run is not recorded\n",
+                e->path, what ? what : "write failed");
+    e->failed = 1;
+}
+
+static void check(encoder *e, int rc)
+{
+    if (rc < 0)
+        writer_failed(e, mr_writer_error(e->w));
+}
+
+/* Makes at least n words available at e->in + e->in_pos; 0 at end of input. */
+static int need(encoder *e, size_t n)
+{
+    while (e->in_len - e->in_pos < n) {
+        if (e->in_eof)
+            return 0;
+        if (e->in_pos > 0) {
+            memmove(e->in, e->in + e->in_pos, (e->in_len - e->in_pos) * 8 + e->in_tail);
+            e->in_len -= e->in_pos;
+            e->in_pos = 0;
+        }
+        if (e->in_cap < n || e->in_cap - e->in_len < 65536) {
+            size_t cap = e->in_cap * 2 > n + 65536 ? e->in_cap * 2 : n + 65536;
+            e->in = xrealloc(e->in, cap * 8);
+            e->in_cap = cap;
+        }
+        /* Partial words can arrive: read bytes, count whole words. */
+        char *dst = (char *)(e->in + e->in_len) + e->in_tail;
+        ssize_t r = read(0, dst, (e->in_cap - e->in_len) * 8 - e->in_tail);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            e->in_eof = 1;
+            continue;
+        }
+        size_t bytes = e->in_tail + (size_t)r;
+        e->in_len += bytes / 8;
+        e->in_tail = bytes % 8;
+    }
+    return 1;
+}
+
+static const char *string(const encoder *e, uint64_t id)
+{
+    return id < e->nstrings ? e->strings[id] : NULL;
+}
+
+static void on_string(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
+{
+    if (id >= e->nstrings) {
+        size_t cap = id + 1 > 2 * e->nstrings ? id + 1 : 2 * e->nstrings;
+        e->strings = xrealloc(e->strings, cap * sizeof *e->strings);
+        memset(e->strings + e->nstrings, 0, (cap - e->nstrings) * sizeof *e->strings);
+        e->nstrings = cap;
+    }
+    free(e->strings[id]);
+    e->strings[id] = strndup((const char *)p, n * 8);
+    if (!e->strings[id])
+        die_oom();
+}
+
+static void on_process(encoder *e, const uint64_t *p, uint32_t n)
+{
+    if (n < 6 || p[5] > n - 6) {
+        writer_failed(e, "bad process record from the tool");
+        return;
+    }
+    uint32_t argc = (uint32_t)p[5];
+    const char **argv = xrealloc(NULL, (argc + 1) * sizeof *argv);
+    for (uint32_t i = 0; i < argc; i++)
+        argv[i] = string(e, p[6 + i]) ? string(e, p[6 + i]) : "";
+    argv[argc] = NULL;
+    mr_process proc = {
+        .pid = (uint32_t)p[0], .ppid = (uint32_t)p[1], .start_usec = p[2],
+        .exe = string(e, p[3]), .argc = argc, .argv = argv,
+        .tool_options = string(e, p[4]),
+    };
+    check(e, mr_write_process(e->w, &proc));
+    free(argv);
+}
+
+static void on_module(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
+{
+    if (n < 4)
+        return;
+    mr_module m = { .id = id, .path = string(e, p[3]), .text_addr = p[0],
+                    .text_size = p[1], .bias = (int64_t)p[2] };
+    check(e, mr_write_module(e->w, &m));
+    if (m.path && !e->failed)
+        check(e, encoder_write_dataobjs(e->w, &m));
+}
+
+static void on_symbol(encoder *e, const uint64_t *p, uint32_t n)
+{
+    if (n < 3)
+        return;
+    mr_symbol s = { .addr = p[0], .function = string(e, p[1]),
+                    .file = string(e, p[2] & 0xffffffffu), .line = (uint32_t)(p[2] >> 32) };
+    check(e, mr_write_symbol(e->w, &s));
+}
+
+static void free_block(enc_block *b)
+{
+    if (!b)
+        return;
+    free(b->instrs);
+    free(b->accesses);
+    free(b->exits);
+    free(b->words_at_exit);
+    free(b);
+}
+
+static void on_block_def(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
+{
+    if (n < 4 || p[1] + p[2] + p[3] != n - 4 || p[3] == 0) {
+        writer_failed(e, "bad block definition from the tool");
+        return;
+    }
+    enc_block *b = xrealloc(NULL, sizeof *b);
+    memset(b, 0, sizeof *b);
+    uint32_t ni = (uint32_t)p[1], na = (uint32_t)p[2], ne = (uint32_t)p[3];
+    b->instrs = xrealloc(NULL, ni * sizeof *b->instrs);
+    b->accesses = xrealloc(NULL, na * sizeof *b->accesses);
+    b->exits = xrealloc(NULL, ne * sizeof *b->exits);
+    b->words_at_exit = xrealloc(NULL, ne * sizeof *b->words_at_exit);
+    const uint64_t *q = p + 4;
+    for (uint32_t i = 0; i < ni; i++, q++)
+        b->instrs[i] = (mr_instr_def){ .addr = *q >> 8, .len = (uint32_t)(*q & 0xff) };
+    for (uint32_t i = 0; i < na; i++, q++) {
+        b->accesses[i] = (mr_access_def){ .instr = (uint16_t)(*q & 0xffff),
+                                          .kind = (uint8_t)(*q >> 16),
+                                          .flags = (uint8_t)(*q >> 24),
+                                          .size = (uint32_t)(*q >> 32) };
+        b->has_values |= (b->accesses[i].flags & MR_ACC_VALUE) != 0;
+    }
+    for (uint32_t i = 0; i < ne; i++, q++) {
+        b->exits[i] = (mr_exit_def){ .ninstrs = (uint32_t)(*q & 0xffffff),
+                                     .naccesses = (uint32_t)((*q >> 24) & 0xffffff),
+                                     .jump = (uint8_t)(*q >> 48) };
+        uint32_t words = 0;
+        for (uint32_t k = 0; k < b->exits[i].naccesses && k < na; k++)
+            words += 1 + ((b->accesses[k].flags & MR_ACC_VALUE) != 0);
+        b->words_at_exit[i] = words;
+    }
+    b->def = (mr_block_def){ .id = id, .addr = p[0], .ninstrs = ni, .instrs = b->instrs,
+                             .naccesses = na, .accesses = b->accesses,
+                             .nexits = ne, .exits = b->exits };
+    if (id >= e->nblocks) {
+        size_t cap = id + 1 > 2 * e->nblocks ? id + 1 : 2 * e->nblocks;
+        e->blocks = xrealloc(e->blocks, cap * sizeof *e->blocks);
+        memset(e->blocks + e->nblocks, 0, (cap - e->nblocks) * sizeof *e->blocks);
+        e->nblocks = cap;
+    }
+    free_block(e->blocks[id]);
+    e->blocks[id] = b;
+    if (na > e->scratch) {
+        e->addrs = xrealloc(e->addrs, na * sizeof *e->addrs);
+        e->values = xrealloc(e->values, na * sizeof *e->values);
+        e->scratch = na;
+    }
+    check(e, mr_write_block_def(e->w, &b->def));
+}
+
+static void on_stack(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
+{
+    mr_stack s = { .id = id, .depth = n, .ips = p };
+    check(e, mr_write_stack(e->w, &s));
+}
+
+static void on_heap(encoder *e, uint32_t op, const uint64_t *p, uint32_t n)
+{
+    if (n < 5)
+        return;
+    mr_heap h = { .op = (uint8_t)op, .addr = p[0], .size = p[1], .count = p[2],
+                  .old_addr = p[3], .stack = (uint32_t)p[4] };
+    check(e, mr_write_heap(e->w, &h));
+}
+
+static void on_thread(encoder *e, uint32_t op, const uint64_t *p, uint32_t n)
+{
+    if (n < 2)
+        return;
+    if (op == MR_THREAD_SWITCH)
+        check(e, mr_write_thread_switch(e->w, (uint32_t)p[0]));
+    else if (op == MR_THREAD_CREATE)
+        check(e, mr_write_thread_create(e->w, (uint32_t)p[1], (uint32_t)p[0]));
+    else if (op == MR_THREAD_EXIT)
+        check(e, mr_write_thread_exit(e->w, (uint32_t)p[0]));
+}
+
+static void finish(encoder *e, const mr_end *end)
+{
+    char *err = NULL;
+    if (mr_writer_close(e->w, end, &err) < 0 && !e->failed) {
+        fprintf(stderr, "memrec-encoder: %s: %s\n", e->path, err ? err : "close failed");
+        e->failed = 1;
+    }
+    mr_free_error(err);
+    e->w = NULL;
+    e->ended = 1;
+}
+
+static void on_end(encoder *e, uint32_t reason, const uint64_t *p, uint32_t n)
+{
+    mr_end end;
+    memset(&end, 0, sizeof end);
+    end.reason = (uint8_t)reason;
+    end.status = n > 0 ? (int32_t)p[0] : 0;
+    end.signal = n > 1 ? (int32_t)p[1] : 0;
+    finish(e, &end);
+}
+
+/* One block execution; the header is e->in[e->in_pos]. Returns 0 at a cut. */
+static int on_exec(encoder *e, uint64_t header)
+{
+    uint32_t id = (uint32_t)(header >> 24), exit_ix = (uint32_t)((header >> 8) & 0xffff);
+    enc_block *b = id < e->nblocks ? e->blocks[id] : NULL;
+    if (!b || exit_ix >= b->def.nexits) {
+        writer_failed(e, "execution of an unknown block from the tool");
+        e->in_pos = e->in_len;          /* the stream cannot be followed any more */
+        return 1;
+    }
+    uint32_t words = b->words_at_exit[exit_ix];
+    if (!need(e, 1 + words))
+        return 0;
+    const uint64_t *q = e->in + e->in_pos + 1;
+    e->in_pos += 1 + words;
+    if (e->failed)
+        return 1;
+    if (!b->has_values) {
+        check(e, mr_write_exec(e->w, id, exit_ix, q, NULL));
+        return 1;
+    }
+    uint32_t na = b->exits[exit_ix].naccesses, nv = 0;
+    for (uint32_t k = 0; k < na; k++) {
+        e->addrs[k] = *q++;
+        if (b->accesses[k].flags & MR_ACC_VALUE)
+            e->values[nv++] = *q++;
+    }
+    check(e, mr_write_exec(e->w, id, exit_ix, e->addrs, e->values));
+    return 1;
+}
+
+/* One generic record. Returns 0 when the input ends inside it. */
+static int on_record(encoder *e, uint64_t header)
+{
+    uint32_t tag = header & 0xff, n = (uint32_t)((header >> 8) & 0xffffff);
+    uint32_t aux = (uint32_t)(header >> 32);
+    if (!need(e, 1 + (size_t)n))
+        return 0;
+    const uint64_t *p = e->in + e->in_pos + 1;
+    e->in_pos += 1 + (size_t)n;
+    e->exec_pending = tag == WIRE_EXEC_CALL;
+    if (tag == WIRE_STRING) {
+        on_string(e, aux, p, n);
+        return 1;
+    }
+    if (e->failed)
+        return 1;
+    switch (tag) {
+    case WIRE_PROCESS: on_process(e, p, n); break;
+    case WIRE_MODULE: on_module(e, aux, p, n); break;
+    case WIRE_SYMBOL: on_symbol(e, p, n); break;
+    case WIRE_BLOCK_DEF: on_block_def(e, aux, p, n); break;
+    case WIRE_STACK: on_stack(e, aux, p, n); break;
+    case WIRE_HEAP: on_heap(e, aux, p, n); break;
+    case WIRE_THREAD: on_thread(e, aux, p, n); break;
+    case WIRE_MARK: check(e, mr_write_mark(e->w, string(e, p[0]) ? string(e, p[0]) : "")); break;
+    case WIRE_COLLECT: check(e, mr_write_collect(e->w, aux != 0)); break;
+    case WIRE_EXEC_CALL: case WIRE_EXEC_FAIL: break;
+    case WIRE_END: on_end(e, aux, p, n); break;
+    default:
+        writer_failed(e, "unknown record from the tool");
+        e->in_pos = e->in_len;
+    }
+    return 1;
+}
+
+static void run(encoder *e)
+{
+    while (!e->ended && need(e, 1)) {
+        uint64_t header = e->in[e->in_pos];
+        int whole = (header & 0xff) == WIRE_EXEC ? on_exec(e, header) : on_record(e, header);
+        if (!whole)
+            break;
+    }
+    if (!e->ended) {
+        mr_end end;
+        memset(&end, 0, sizeof end);
+        end.reason = e->exec_pending ? MR_END_EXEC : MR_END_LOST;
+        finish(e, e->exec_pending ? &end : NULL);
+    }
+    /* Read to the end anyway: the tool must never block on a full pipe. */
+    static char sink[1 << 16];
+    ssize_t r;
+    while (!e->in_eof && ((r = read(0, sink, sizeof sink)) > 0 || (r < 0 && errno == EINTR)))
+        ;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fputs("usage: memrec-encoder OUTPUT LEVEL (started by valgrind --tool=memrec)\n", stderr);
+        return 2;
+    }
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    /* Descriptors inherited from the recorded program are not ours. */
+    for (int fd = 3; fd < 1024; fd++)
+        close(fd);
+
+    encoder e;
+    memset(&e, 0, sizeof e);
+    e.path = argv[1];
+    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = 0 };
+    char *err = NULL;
+    e.w = mr_writer_open(e.path, &opts, &err);
+    if (!e.w) {
+        dprintf(1, "cannot write %s: %s\n", e.path, err ? err : "failed");
+        return 1;
+    }
+    if (write(1, WIRE_STATUS_OK, strlen(WIRE_STATUS_OK)) < 0)
+        return 1;
+    run(&e);
+    return e.failed ? 1 : 0;
+}

@@ -1,0 +1,182 @@
+/*
+ * mr_process.c: the process around the recorded code: its record (pid,
+ * command line), threads, fork, exec, exit, client requests (memrec.h) and
+ * --toggle-collect.
+ */
+#include "mr_tool.h"
+#include "memrec_trace.h"
+#include "memrec.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_xarray.h"
+
+static ThreadId last_tid = VG_INVALID_THREADID;   /* thread of the last records */
+static Bool exit_seen;                            /* exit_group was called */
+static Int exit_status;
+static ULong start_usec;
+
+/* --toggle-collect: the thread inside the function, and its stack pointer
+ * at entry (pointing at the return address). */
+static Bool in_toggle_fn;
+static ThreadId toggle_tid;
+static Addr toggle_sp;
+
+void mr_process_send_record(void)
+{
+    XArray *args = VG_(args_for_client);
+    UInt argc = 1 + (UInt)VG_(sizeXA)(args);
+    ULong *w = VG_(malloc)("mr.process", (6 + argc) * sizeof(ULong));
+    w[0] = (ULong)VG_(getpid)();
+    w[1] = (ULong)VG_(getppid)();
+    w[2] = start_usec;
+    w[3] = mr_string_id(VG_(args_the_exename));
+    w[4] = mr_string_id(mr_options_string());
+    w[5] = argc;
+    w[6] = mr_string_id(VG_(args_the_exename));
+    for (UInt i = 1; i < argc; i++)
+        w[6 + i] = mr_string_id(*(HChar **)VG_(indexXA)(args, i - 1));
+    mr_emit(WIRE_PROCESS, 0, w, 6 + argc);
+    VG_(free)(w);
+}
+
+void mr_process_forget_thread(void)
+{
+    last_tid = VG_INVALID_THREADID;
+}
+
+/* A thread switch record only when the running thread changes. */
+static void start_client_code(ThreadId tid, ULong blocks_done)
+{
+    (void)blocks_done;
+    if (tid == last_tid || !mr_stream_alive())
+        return;
+    ULong w[2] = { tid, 0 };
+    mr_emit(WIRE_THREAD, MR_THREAD_SWITCH, w, 2);
+    last_tid = tid;
+}
+
+static void thread_create(ThreadId parent, ThreadId child)
+{
+    ULong w[2] = { child, parent };
+    if (parent != VG_INVALID_THREADID && mr_stream_alive())
+        mr_emit(WIRE_THREAD, MR_THREAD_CREATE, w, 2);
+}
+
+static void thread_exit(ThreadId tid)
+{
+    ULong w[2] = { tid, 0 };
+    if (mr_stream_alive())
+        mr_emit(WIRE_THREAD, MR_THREAD_EXIT, w, 2);
+}
+
+static Bool is_exec(UInt sysno)
+{
+    return sysno == __NR_execve || sysno == __NR_execveat;
+}
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+    (void)tid; (void)nargs;
+    if (sysno == __NR_exit_group) {
+        exit_seen = True;
+        exit_status = (Int)args[0];
+    } else if (is_exec(sysno) && mr_stream_alive()) {
+        /* If the exec succeeds, our pipe closes (close-on-exec) right after
+         * this record and the encoder ends the trace with MR_END_EXEC. */
+        mr_emit(WIRE_EXEC_CALL, 0, NULL, 0);
+        mr_stream_flush();
+    }
+}
+
+static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+    (void)tid; (void)args; (void)nargs;
+    if (is_exec(sysno) && sr_isError(res) && mr_stream_alive())
+        mr_emit(WIRE_EXEC_FAIL, 0, NULL, 0);
+}
+
+static void fork_child(ThreadId tid)
+{
+    (void)tid;
+    exit_seen = False;
+    mr_stream_restart_in_child();
+}
+
+VG_REGPARM(1) void mr_toggle_enter(Addr sp)
+{
+    if (in_toggle_fn)
+        return;                     /* recursion: the outermost call counts */
+    in_toggle_fn = True;
+    toggle_tid = VG_(get_running_tid)();
+    toggle_sp = sp;
+    mr_stream_set_collect(True);
+}
+
+VG_REGPARM(1) void mr_toggle_check_return(Addr sp)
+{
+    if (in_toggle_fn && VG_(get_running_tid)() == toggle_tid && sp > toggle_sp) {
+        in_toggle_fn = False;
+        mr_stream_set_collect(False);
+    }
+}
+
+static Bool client_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+    (void)tid;
+    if (!VG_IS_TOOL_USERREQ('M', 'R', arg[0]))
+        return False;
+    *ret = 0;
+    switch (arg[0]) {
+    case MEMREC_USERREQ_START:
+        mr_stream_set_collect(True);
+        return True;
+    case MEMREC_USERREQ_STOP:
+        mr_stream_set_collect(False);
+        return True;
+    case MEMREC_USERREQ_MARK: {
+        ULong w = mr_string_id(arg[1] ? (const HChar *)arg[1] : "");
+        mr_emit(WIRE_MARK, 0, &w, 1);
+        return True;
+    }
+    default:
+        return False;
+    }
+}
+
+void mr_process_init(void)
+{
+    VG_(needs_client_requests)(client_request);
+    VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+    VG_(track_start_client_code)(start_client_code);
+    VG_(track_pre_thread_ll_create)(thread_create);
+    VG_(track_pre_thread_ll_exit)(thread_exit);
+    VG_(atfork)(NULL, NULL, fork_child);
+}
+
+void mr_process_post_clo_init(void)
+{
+    struct vki_timeval tv;
+    VG_(gettimeofday)(&tv, NULL);
+    start_usec = (ULong)tv.tv_sec * 1000000ULL + (ULong)tv.tv_usec;
+    mr_process_send_record();
+    if (mr_clo.toggle_fn || !mr_clo.collect_atstart)
+        mr_stream_set_collect(False);
+}
+
+/* The signal that is killing the process. Valgrind 3.19 tells tools no more
+ * than "fini"; it keeps the number in its thread state. */
+extern Int mr_fatal_signal(void);
+
+void mr_process_fini(void)
+{
+    if (exit_seen)
+        mr_stream_finish(MR_END_EXIT, exit_status, 0);
+    else
+        mr_stream_finish(MR_END_SIGNAL, 0, mr_fatal_signal());
+}

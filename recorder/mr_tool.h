@@ -1,0 +1,109 @@
+/*
+ * mr_tool.h: what the parts of the memrec Valgrind tool share.
+ *
+ * The tool lives inside Valgrind: no libc, only the VG_(...) API. It
+ * instruments code so that block executions append raw words to one buffer
+ * (mr_stream.c), and sends everything else (definitions, heap operations,
+ * threads, markers) through the same buffer in program order. The encoder
+ * process turns the words into a trace (see wire.h).
+ */
+#ifndef MEMREC_TOOL_H
+#define MEMREC_TOOL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "libvex_ir.h"
+#include "wire.h"
+
+/* ---- options (mr_options.c) ---- */
+typedef enum { MR_VALUES_NONE, MR_VALUES_POINTERS, MR_VALUES_ALL } mr_values_mode;
+
+/* The parsed command line options of the tool. */
+typedef struct mr_options {
+    const HChar *out_file;      /* --memrec-out-file, not yet expanded */
+    Bool trace_mem;             /* --trace-mem */
+    mr_values_mode values;      /* --values */
+    UInt stack_depth;           /* --stack-depth */
+    const HChar *toggle_fn;     /* --toggle-collect, or NULL */
+    Int compress_level;         /* --compress-level (0: the library's default) */
+    Bool collect_atstart;       /* --collect-atstart */
+} mr_options;
+
+extern mr_options mr_clo;
+Bool mr_process_option(const HChar *arg);
+void mr_print_usage(void);
+void mr_print_debug_usage(void);
+/* The options as one string, for the trace's process record. */
+const HChar *mr_options_string(void);
+
+/* ---- the buffer and the pipe (mr_stream.c) ---- */
+/* Where inline IR appends the next word. Kept in memory so that IR can load
+ * it at each block entry and store it back at each exit. */
+extern ULong *mr_cursor;
+extern ULong *mr_buf_start;     /* the buffer */
+extern ULong *mr_buf_end;       /* one past its last word */
+
+void mr_stream_init(void);
+/* Starts the encoder on the expanded output path; on failure prints why and
+ * exits (the client has not started yet). */
+void mr_stream_start(const HChar *path);
+/* Writes out everything buffered. */
+void mr_stream_flush(void);
+/* Called by inline IR when a block might not fit: flushes. */
+VG_REGPARM(0) void mr_stream_flush_full(void);
+/* Appends one generic record (see wire.h); a definition record (strings,
+ * symbols, modules, blocks, stacks) is also kept to be sent again after fork. */
+void mr_emit(UInt tag, UInt aux, const ULong *payload, UInt nwords);
+void mr_emit_def(UInt tag, UInt aux, const ULong *payload, UInt nwords);
+/* Turns collection of block executions on or off (records WIRE_COLLECT). */
+void mr_stream_set_collect(Bool on);
+Bool mr_stream_collecting(void);
+/* Sends the end record, waits for the encoder to finish the trace. */
+void mr_stream_finish(UInt reason, Int status, Int signal);
+/* In a forked child: drop the parent's data, start a new trace. */
+void mr_stream_restart_in_child(void);
+/* Whether records are still sent (false after the encoder died). */
+Bool mr_stream_alive(void);
+
+/* ---- definitions: strings, modules, symbols, blocks (mr_defs.c) ---- */
+void mr_defs_init(void);
+/* Id of a string, sending it the first time. NULL gives 0. */
+ULong mr_string_id(const HChar *s);
+/* Sends modules whose debug information appeared since the last call. */
+void mr_defs_scan_modules(void);
+/* Sends function/file/line of each address not sent before. */
+void mr_defs_symbolize(const Addr *addrs, UInt n);
+
+/* A block definition under construction, then interned. */
+typedef struct mr_block {
+    Addr addr;
+    UInt ninstrs, naccesses, nexits;
+    ULong *words;               /* the WIRE_BLOCK_DEF payload */
+    UInt nwords;
+} mr_block;
+/* The id of a block with exactly this definition, sending it when new. */
+UInt mr_defs_block_id(const ULong *payload, UInt nwords);
+
+/* ---- instrumentation (mr_instrument.c) ---- */
+IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *sb_in,
+                    const VexGuestLayout *layout,
+                    const VexGuestExtents *vge,
+                    const VexArchInfo *archinfo,
+                    IRType gWordTy, IRType hWordTy);
+
+/* ---- heap (mr_heap.c) ---- */
+void mr_heap_init(void);
+
+/* ---- threads, processes, client requests (mr_process.c) ---- */
+void mr_process_init(void);
+void mr_process_post_clo_init(void);
+void mr_process_fini(void);
+/* Sends the process record (pid, command line, options). */
+void mr_process_send_record(void);
+/* The toggle-collect helpers called from instrumented code. */
+VG_REGPARM(1) void mr_toggle_enter(Addr sp);
+VG_REGPARM(1) void mr_toggle_check_return(Addr sp);
+/* Forgets the last thread so the next one is announced again. */
+void mr_process_forget_thread(void);
+
+#endif /* MEMREC_TOOL_H */

@@ -1,0 +1,62 @@
+/*
+ * wire.h: the private raw stream from the memrec tool to memrec-encoder.
+ *
+ * The tool (inside Valgrind, no libc) appends 64-bit little-endian words to a
+ * buffer and write()s the buffer to a pipe; the encoder reads the pipe and
+ * turns each record into calls of the trace library. Nothing outside
+ * recorder/ sees these bytes, so they carry no version and no checksum.
+ *
+ * Every record starts with one header word whose low 8 bits are a tag.
+ *
+ * Block executions, the bulk of the stream, are written by inline IR and so
+ * have a header of their own:
+ *   WIRE_EXEC  header = WIRE_EXEC | exit << 8 | block << 24
+ *              then, for each of the first exits[exit].naccesses accesses of
+ *              the block: its address (0 when a guard was false) and, when
+ *              the access's def has MR_ACC_VALUE, one more word: the value.
+ *
+ * Every other record has a generic header
+ *   header = tag | payload_words << 8 | aux << 32
+ * followed by payload_words words. The comment on each tag below says what
+ * aux and the payload hold. Strings travel once as WIRE_STRING and are then
+ * named by their id (0 means "no string").
+ */
+#ifndef MEMREC_WIRE_H
+#define MEMREC_WIRE_H
+
+#define WIRE_EXEC        1   /* see above */
+#define WIRE_PROCESS     2   /* aux 0; pid, ppid, start_usec, exe string, options string,
+                              * argc, argc argument strings */
+#define WIRE_STRING      3   /* aux id; the bytes, NUL-terminated, zero-padded to words */
+#define WIRE_MODULE      4   /* aux id; text_addr, text_size, bias, path string */
+#define WIRE_SYMBOL      5   /* aux 0; addr, function string, file string | line << 32 */
+#define WIRE_BLOCK_DEF   6   /* aux id; addr, ninstrs, naccesses, nexits, then
+                              * ninstrs words addr << 8 | len,
+                              * naccesses words instr | kind << 16 | flags << 24 | size << 32,
+                              * nexits words ninstrs | naccesses << 24 | jump << 48 */
+#define WIRE_STACK       7   /* aux id; the instruction pointers, innermost first */
+#define WIRE_HEAP        8   /* aux op (mr_heap_op); addr, size, count, old_addr, stack id */
+#define WIRE_THREAD      9   /* aux op (mr_thread_op); tid, parent */
+#define WIRE_MARK       10   /* aux 0; string id of the marker's name */
+#define WIRE_COLLECT    11   /* aux 1 (on) or 0 (off) */
+#define WIRE_EXEC_CALL  12   /* aux 0; the process is calling execve: if the stream
+                              * ends right after this, the trace ends with MR_END_EXEC */
+#define WIRE_EXEC_FAIL  13   /* aux 0; that execve failed, the process goes on */
+#define WIRE_END        14   /* aux reason (mr_end_reason); status, signal */
+
+/* Field widths of WIRE_EXEC headers and block definitions. */
+#define WIRE_EXEC_EXIT_BITS 16
+#define WIRE_MAX_EXITS      (1u << WIRE_EXEC_EXIT_BITS)
+
+/* Builds a generic header. */
+#define WIRE_HEADER(tag, nwords, aux) \
+    ((unsigned long long)(tag) | ((unsigned long long)(nwords) << 8) | \
+     ((unsigned long long)(aux) << 32))
+
+/* The status line the encoder writes on its stdout once the output file is
+ * open: "ok\n", or the error message ending in '\n'. The encoder closes its
+ * stdout only when it exits, so the tool can wait for EOF there to know the
+ * trace is complete. */
+#define WIRE_STATUS_OK "ok\n"
+
+#endif /* MEMREC_WIRE_H */
