@@ -1,0 +1,92 @@
+/*
+ * predict.c: the per-block state both writer and reader keep to code block
+ * executions (SPEC.md "Address prediction"): one mr_pred per static access,
+ * the successor seen after each exit, and tables derived once from the def
+ * so the per-execution loop does no work it could have done at definition.
+ */
+#include <stdlib.h>
+#include "trace_internal.h"
+
+const char *mr_block_def_problem(const mr_block_def *b)
+{
+    if (b->ninstrs < 1 || b->ninstrs > MR_MAX_BLOCK_PARTS)
+        return "block has no instructions or too many";
+    if (b->naccesses > MR_MAX_BLOCK_PARTS)
+        return "block has too many accesses";
+    if (b->nexits < 1 || b->nexits > MR_MAX_BLOCK_PARTS)
+        return "block has no exit or too many";
+    if (!b->instrs || (b->naccesses && !b->accesses) || !b->exits)
+        return "block arrays missing";
+    for (uint32_t i = 0; i < b->naccesses; i++) {
+        const mr_access_def *a = &b->accesses[i];
+        if (a->instr >= b->ninstrs)
+            return "access names an instruction outside the block";
+        if (a->kind < MR_LOAD || a->kind > MR_MODIFY)
+            return "access kind unknown";
+        if (a->flags & ~(MR_ACC_VALUE | MR_ACC_GUARDED))
+            return "access flags unknown";
+    }
+    for (uint32_t i = 0; i < b->nexits; i++) {
+        const mr_exit_def *e = &b->exits[i];
+        if (e->ninstrs > b->ninstrs || e->naccesses > b->naccesses)
+            return "exit covers more than the block";
+        if (e->jump > MR_JUMP_OTHER)
+            return "exit jump kind unknown";
+    }
+    return NULL;
+}
+
+mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
+{
+    mr_bstate *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    uint32_t na = def->naccesses, ne = def->nexits;
+    s->def = def;
+    s->epoch = 0;   /* epochs start at 1: the first use resets */
+    s->pred = malloc((na ? na : 1) * sizeof *s->pred);
+    s->succ = malloc(ne * sizeof *s->succ);
+    s->aflags = malloc(na ? na : 1);
+    s->kcount = calloc((size_t)(na + 1) * 3, sizeof *s->kcount);
+    s->exit_from = malloc(ne * sizeof *s->exit_from);
+    s->tmpl = with_template ? calloc(na ? na : 1, sizeof *s->tmpl) : NULL;
+    if (!s->pred || !s->succ || !s->aflags || !s->kcount || !s->exit_from ||
+        (with_template && !s->tmpl)) {
+        mr_bstate_free(s);
+        return NULL;
+    }
+    s->simple = 1;
+    for (uint32_t i = 0; i < na; i++) {
+        const mr_access_def *a = &def->accesses[i];
+        s->aflags[i] = a->flags;
+        if (a->flags)
+            s->simple = 0;
+        /* kcount[3*(i+1) + k-1]: accesses of kind k among the first i+1. */
+        for (int k = 0; k < 3; k++)
+            s->kcount[3 * (i + 1) + k] = s->kcount[3 * i + k] + (a->kind == k + 1);
+        if (s->tmpl) {
+            s->tmpl[i].size = a->size;
+            s->tmpl[i].instr = a->instr;
+            s->tmpl[i].kind = a->kind;
+            s->tmpl[i].has_value = (a->flags & MR_ACC_VALUE) != 0;
+        }
+    }
+    for (uint32_t e = 0; e < ne; e++) {
+        uint32_t n = def->exits[e].ninstrs;
+        s->exit_from[e] = n ? def->instrs[n - 1].addr : def->addr;
+    }
+    return s;
+}
+
+void mr_bstate_free(mr_bstate *s)
+{
+    if (!s)
+        return;
+    free(s->pred);
+    free(s->succ);
+    free(s->aflags);
+    free(s->kcount);
+    free(s->exit_from);
+    free(s->tmpl);
+    free(s);
+}

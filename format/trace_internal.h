@@ -1,0 +1,364 @@
+/*
+ * trace_internal.h: what the files of the trace library share and nobody
+ * else sees: byte-layout constants (see SPEC.md), growable buffers, varints,
+ * bounded cursors, chunk framing, hash maps, the per-block prediction state,
+ * and the writer's and reader's structs.
+ */
+#ifndef MEMREC_TRACE_INTERNAL_H
+#define MEMREC_TRACE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <zstd.h>
+#include "memrec_trace.h"
+
+#define MR_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- byte layout constants (SPEC.md) ---------------------------------- */
+
+#define MR_MAGIC "\x89MRT\r\n\x1a\n"  /* 8 bytes: catches text-mode mangling */
+#define MR_MAGIC_LEN 8
+#define MR_MINOR_VERSION 0
+#define MR_FILE_HEADER_LEN 20         /* magic, major, minor, flags, crc */
+#define MR_FLAGS_REQUIRED_MASK 0xffffu /* header flag bits a reader must know */
+
+#define MR_CHUNK_TAG "MRCK"
+#define MR_FRAME_LEN 40               /* chunk frame header */
+#define MR_TRAILER_LEN 24
+#define MR_TRAILER_MAGIC "MRTRAIL\n"
+
+/* Chunk kinds. Kinds >= MR_CHUNK_OPTIONAL_MIN unknown to a reader are
+ * skipped; lower unknown kinds are an error. */
+enum {
+    MR_CHUNK_DEFS = 1,
+    MR_CHUNK_EVENTS = 2,
+    MR_CHUNK_INDEX = 3,
+    MR_CHUNK_OPTIONAL_MIN = 16
+};
+
+/* Bounds checked before anything is allocated (a corrupt size field must not
+ * allocate gigabytes). */
+#define MR_MAX_CHUNK_RAW (64u << 20)   /* raw bytes of one chunk */
+#define MR_MAX_CHUNK_OPT (16u << 20)   /* largest chunk_bytes option */
+#define MR_MIN_CHUNK_OPT 256u          /* smallest chunk_bytes option */
+#define MR_DEFAULT_CHUNK (4u << 20)
+#define MR_MAX_BLOCK_PARTS 65536u      /* instrs, accesses, exits per block */
+#define MR_ID_SLACK (1u << 20)         /* ids must be < defined + this */
+#define MR_MAX_STRING (1u << 20)
+#define MR_NO_BLOCK UINT32_MAX
+
+/* Definition record ops (inside a DEFS chunk; each op, varint length, body). */
+enum {
+    MR_DEF_STRING = 1,
+    MR_DEF_PROCESS = 2,
+    MR_DEF_MODULE = 3,
+    MR_DEF_SYMBOL = 4,
+    MR_DEF_DATAOBJ = 5,
+    MR_DEF_BLOCK = 6,
+    MR_DEF_STACK = 7
+};
+
+/* Control-stream ops of an EVENTS chunk, one byte per record. */
+enum {
+    MR_OP_EXEC_PRED = 0,   /* block = predicted successor of the previous */
+    MR_OP_EXEC = 1,        /* block id in the BLOCK stream */
+    MR_OP_SWITCH = 2,
+    MR_OP_CREATE = 3,
+    MR_OP_TEXIT = 4,
+    MR_OP_HEAP = 5,
+    MR_OP_MARK = 6,
+    MR_OP_COLLECT_OFF = 7,
+    MR_OP_COLLECT_ON = 8,
+    MR_OP_END = 9
+};
+
+/* The streams of an EVENTS chunk, in payload order. */
+enum {
+    MR_S_STATE,   /* threads with a pending call/return at chunk start */
+    MR_S_CTL,     /* one op byte per record */
+    MR_S_BLOCK,   /* varint block ids of MR_OP_EXEC */
+    MR_S_EXIT,    /* varint exit index, blocks with more than one exit */
+    MR_S_FLAG,    /* one byte per access: hit, miss, guard false */
+    MR_S_DELTA,   /* zigzag varint addr - previous addr, for misses */
+    MR_S_VALUE,   /* zigzag varint value - previous value */
+    MR_S_MISC,    /* operands of every other record */
+    MR_NSTREAMS
+};
+
+/* Address flags (MR_S_FLAG). */
+enum { MR_F_HIT = 0, MR_F_MISS = 1, MR_F_GUARD = 2 };
+
+/* ---- small encodings (varint.c) ------------------------------------- */
+
+/* A growable byte buffer. */
+typedef struct mr_buf {
+    uint8_t *p;
+    size_t len, cap;
+} mr_buf;
+
+int mr_buf_reserve(mr_buf *b, size_t extra);  /* 0, or -1 out of memory */
+void mr_buf_free(mr_buf *b);
+
+static inline uint64_t mr_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t mr_unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Writes v as LEB128 at p (room for 10 bytes needed); returns the end. */
+static inline uint8_t *mr_put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* Reads a LEB128 value; *pp advances. Never reads more than 10 bytes, so a
+ * buffer padded by MR_PAD bytes is safe; callers compare *pp with the end
+ * afterwards. Returns 0 for an over-long encoding and sets *bad. */
+#define MR_PAD 16
+uint64_t mr_get_varint_slow(const uint8_t **pp, int *bad);
+static inline uint64_t mr_get_varint(const uint8_t **pp, int *bad)
+{
+    const uint8_t *p = *pp;
+    if (MR_LIKELY(*p < 0x80)) {
+        *pp = p + 1;
+        return *p;
+    }
+    return mr_get_varint_slow(pp, bad);
+}
+
+/* Appends a varint to a buffer (grows it). 0 or -1. */
+int mr_buf_varint(mr_buf *b, uint64_t v);
+int mr_buf_bytes(mr_buf *b, const void *p, size_t n);
+
+static inline void mr_le16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
+static inline void mr_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void mr_le64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint16_t mr_rd16(const uint8_t *p) { return p[0] | p[1] << 8; }
+static inline uint32_t mr_rd32(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t mr_rd64(const uint8_t *p)
+{
+    return mr_rd32(p) | (uint64_t)mr_rd32(p + 4) << 32;
+}
+
+/* A bounded reader over a byte range (definitions and rare records). Any
+ * overrun sets bad and yields zeros, so parsing code checks once at the end. */
+typedef struct mr_cursor {
+    const uint8_t *p, *end;
+    int bad;
+} mr_cursor;
+
+uint64_t mr_cur_varint(mr_cursor *c);
+int64_t mr_cur_svarint(mr_cursor *c);
+uint32_t mr_cur_u32(mr_cursor *c, uint32_t max);  /* varint, bad if > max */
+uint8_t mr_cur_byte(mr_cursor *c);
+
+/* ---- chunk framing (chunk.c) ------------------------------------------ */
+
+uint32_t mr_crc32(const void *p, size_t n);
+
+/* The fixed frame header in front of every chunk's zstd frame. */
+typedef struct mr_frame {
+    uint8_t kind;
+    uint8_t flags;
+    uint32_t raw_size, comp_size;
+    uint64_t time;       /* global instruction clock at chunk start */
+    uint32_t tid;        /* current thread at chunk start */
+    uint32_t nrecords;   /* records (events or definitions) inside */
+    uint32_t seq;        /* chunk number, 0 for the first */
+} mr_frame;
+
+void mr_frame_encode(const mr_frame *f, uint8_t out[MR_FRAME_LEN]);
+/* NULL if fine, else what is wrong with the frame header. */
+const char *mr_frame_decode(const uint8_t in[MR_FRAME_LEN], mr_frame *f);
+void mr_file_header_encode(uint8_t out[MR_FILE_HEADER_LEN]);
+
+/* ---- hash maps (intern.c) -------------------------------------------- */
+
+/* Open-addressing map from a nonzero-able 64-bit key to a pointer. */
+typedef struct mr_map {
+    uint64_t *keys;
+    void **vals;
+    size_t cap, n;    /* cap is a power of two; vals[i]==NULL means empty */
+} mr_map;
+
+void *mr_map_get(const mr_map *m, uint64_t key);
+int mr_map_put(mr_map *m, uint64_t key, void *val);   /* 0 or -1 (OOM) */
+void mr_map_free(mr_map *m);
+
+/* String interning for the writer: string -> id (1-based). */
+typedef struct mr_intern {
+    char **strs;       /* slot -> owned copy, NULL empty */
+    uint32_t *ids;
+    size_t cap, n;
+} mr_intern;
+
+/* Returns the id of s (0 if s is NULL), *is_new set when first seen. */
+uint32_t mr_intern_get(mr_intern *t, const char *s, int *is_new);
+void mr_intern_free(mr_intern *t);
+
+/* ---- per-block prediction state (predict.c) --------------------------- */
+
+/* Prediction state of one static access. */
+typedef struct mr_pred {
+    uint64_t addr;     /* previous address */
+    uint64_t stride;   /* last delta seen (a miss sets it) */
+    uint64_t value;    /* previous value */
+} mr_pred;
+
+/* Everything writer and reader keep per defined block for coding its
+ * executions. Reset lazily at chunk starts through epoch. */
+typedef struct mr_bstate {
+    const mr_block_def *def;
+    uint32_t epoch;        /* chunk epoch the arrays below belong to */
+    uint8_t simple;        /* no guarded and no value accesses */
+    mr_pred *pred;         /* naccesses */
+    uint32_t *succ;        /* nexits: block that followed each exit */
+    uint8_t *aflags;       /* naccesses: MR_ACC_* of each access */
+    uint32_t *kcount;      /* (naccesses+1)*3 prefix counts of L,S,M */
+    uint64_t *exit_from;   /* nexits: address of the last instr of exit */
+    mr_access *tmpl;       /* naccesses: reader's output template */
+} mr_bstate;
+
+/* NULL if the def is acceptable, else why not. */
+const char *mr_block_def_problem(const mr_block_def *b);
+mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template);
+void mr_bstate_free(mr_bstate *s);
+static inline void mr_bstate_touch(mr_bstate *s, uint32_t epoch)
+{
+    if (MR_UNLIKELY(s->epoch != epoch)) {
+        memset(s->pred, 0, s->def->naccesses * sizeof *s->pred);
+        memset(s->succ, 0xff, s->def->nexits * sizeof *s->succ);
+        s->epoch = epoch;
+    }
+}
+
+/* Per-thread state shared by writer and reader: how its last block left. */
+typedef struct mr_thread_state {
+    uint32_t tid;
+    uint8_t jump;       /* mr_jump of the last exit taken, BORING if none */
+    uint8_t counted;    /* already counted in totals.threads */
+    uint64_t from;      /* last instruction of that block */
+} mr_thread_state;
+
+/* ---- errors (names.c) ------------------------------------------------- */
+
+/* A malloc'd copy of a formatted message (or a static "out of memory"). */
+char *mr_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- the reader (reader.c, defs.c, index.c) --------------------------- */
+
+/* A bump allocator: everything the reader hands out lives until close. */
+typedef struct mr_arena {
+    struct mr_arena_block *head;
+} mr_arena;
+void *mr_arena_alloc(mr_arena *a, size_t n);   /* 8-aligned, NULL on OOM */
+void mr_arena_free(mr_arena *a);
+
+struct mr_reader {
+    int fd;
+    int regular;             /* a regular file: the footer index may be used */
+    uint64_t base;           /* file offset of the trace's first byte */
+    uint8_t *in;             /* read buffer */
+    size_t in_pos, in_len;
+    uint64_t pos;            /* trace bytes consumed */
+
+    char *error;             /* malloc'd message, NULL while fine */
+    int failed;              /* sticky: an error or truncation happened */
+    int truncated;
+    int done;                /* mr_next returned 0: it keeps doing so */
+
+    ZSTD_DCtx *dctx;
+    mr_buf comp, raw;        /* current chunk: compressed, decompressed */
+    uint64_t chunks_read;
+    uint32_t next_seq;       /* number expected of the next chunk */
+    int resync;              /* after a seek: adopt the next chunk's clock */
+
+    /* The chunk being decoded. */
+    int in_chunk;
+    mr_frame frame;
+    uint64_t frame_off;
+    uint32_t recs_left;
+    mr_cursor dc;            /* DEFS: the records */
+    int redeliver;           /* DEFS chunk already applied once (seek back) */
+    uint64_t prev_sym_addr;
+    const uint8_t *sp[MR_NSTREAMS], *se[MR_NSTREAMS];   /* EVENTS streams */
+    uint32_t epoch;
+    mr_bstate *prev;
+    uint32_t prev_exit;
+
+    /* Definitions read so far. */
+    mr_arena arena;
+    const char **strs;       /* string id - 1 -> string */
+    uint32_t nstrs, strs_cap;
+    mr_bstate **blocks;      /* by id */
+    uint32_t blocks_cap, nblockdefs;
+    mr_stack **stacks;       /* by id */
+    uint32_t stacks_cap, nstackdefs;
+    const mr_process *process;
+    mr_map syms;             /* instruction address -> latest mr_symbol */
+    const mr_symbol **symlist;   /* every symbol read, in order */
+    size_t nsyms, syms_cap;
+    const mr_symbol **sorted;    /* symlist sorted by address, built lazily */
+    size_t nsorted;
+    int redefined;           /* some block or stack id was defined twice */
+    uint64_t defs_upto;      /* definitions of chunks below this are loaded */
+
+    /* Execution state. */
+    mr_map threads;          /* tid -> mr_thread_state */
+    mr_thread_state *cur;
+    uint32_t cur_tid;
+    uint64_t time;
+    mr_totals tot;
+    int from_start;          /* no seek happened: the end totals are checked */
+    int end_seen;
+    mr_end end;
+
+    mr_access *acc;          /* accesses of the current execution */
+    uint32_t acc_cap;
+    int held;                /* held_ev is delivered by the next mr_next */
+    mr_event held_ev;
+
+    /* Footer index: 0 not looked at, 1 loaded, -1 absent. */
+    int index_state;
+    uint64_t *idx_off;
+    uint8_t *idx_kind;
+    uint32_t nidx;
+};
+
+/* Sets the reader's error (first one wins) and returns -1. */
+int mr_reader_fail(mr_reader *r, int truncated, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Reads the next chunk frame and payload. 1 loaded, 0 end of trace, -1. */
+int mr_reader_load_chunk(mr_reader *r);
+/* Decodes definition records of the current DEFS chunk; with ev NULL all of
+ * them silently. 1 event delivered, 0 chunk finished, -1 error. */
+int mr_reader_next_def(mr_reader *r, mr_event *ev);
+void mr_reader_defs_reset(mr_reader *r);
+void mr_reader_defs_free(mr_reader *r);
+/* Parses the INDEX chunk in r->raw. 0 or -1 (no error set). */
+int mr_index_parse(mr_reader *r, const uint8_t *p, size_t n, uint64_t index_offset);
+/* Checks a trailer; NULL or what is wrong. */
+const char *mr_trailer_check(const uint8_t t[MR_TRAILER_LEN], uint64_t *index_offset,
+                             uint32_t *nchunks);
+
+#endif /* MEMREC_TRACE_INTERNAL_H */

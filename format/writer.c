@@ -1,0 +1,821 @@
+/*
+ * writer.c: the trace writer. Records are coded into per-kind streams
+ * (SPEC.md "Event chunks"); definitions go to their own buffer, flushed as a
+ * DEFS chunk just before the EVENTS chunk they were written during. The
+ * first failure sticks: every later call returns -1 and writes nothing, so
+ * the chunks already written stay a readable (truncated) trace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "trace_internal.h"
+
+/* An owned copy of a block def: one allocation, arrays after the struct. */
+typedef struct owned_block {
+    mr_block_def def;
+    mr_bstate *state;
+} owned_block;
+
+struct mr_writer {
+    int fd;
+    int level;
+    size_t chunk_bytes;
+    char *error;             /* first failure, malloc'd; NULL while fine */
+    uint64_t offset;         /* bytes written, from the file header on */
+    uint32_t seq;            /* number of the next chunk */
+    ZSTD_CCtx *cctx;
+    mr_buf comp;             /* compressed payload of the chunk being written */
+
+    /* Definitions waiting for the next DEFS chunk. */
+    mr_buf defs, body;       /* records; the record being built */
+    uint32_t ndefs;
+    uint64_t prev_sym_addr;  /* symbol addresses are deltas inside a chunk */
+    mr_intern strings;
+
+    /* The EVENTS chunk being built. */
+    mr_buf s[MR_NSTREAMS];
+    uint32_t nrecords;
+    int chunk_open;
+    uint64_t chunk_time;
+    uint32_t chunk_tid;
+    uint32_t epoch;          /* prediction epoch: bumped at each chunk start */
+    mr_bstate *prev;         /* previous execution in this chunk and thread */
+    uint32_t prev_exit;
+
+    owned_block **blocks;    /* by id */
+    uint32_t blocks_cap, nblockdefs;
+    uint8_t *stacks;         /* by id: 1 if defined */
+    uint32_t stacks_cap, nstackdefs;
+
+    mr_map threads;          /* tid -> mr_thread_state */
+    mr_thread_state *cur;    /* state of cur_tid, NULL until it is needed */
+    uint32_t cur_tid;
+    uint64_t time;
+    mr_totals tot;
+
+    uint64_t *idx_off;       /* footer index: offset and kind of each chunk */
+    uint8_t *idx_kind;
+    size_t nidx, idx_cap;
+};
+
+static int fail(mr_writer *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int fail(mr_writer *w, const char *fmt, ...)
+{
+    if (!w->error) {
+        va_list ap;
+        va_start(ap, fmt);
+        if (vasprintf(&w->error, fmt, ap) < 0)
+            w->error = NULL;
+        va_end(ap);
+        if (!w->error)
+            w->error = strdup("out of memory");
+    }
+    return -1;
+}
+
+static int oom(mr_writer *w) { return fail(w, "out of memory"); }
+
+/* Writes all of p or fails the writer. */
+static int put(mr_writer *w, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t k = write(w->fd, b, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return fail(w, "write: %s", k < 0 ? strerror(errno) : "wrote nothing");
+        b += k;
+        n -= (size_t)k;
+        w->offset += (uint64_t)k;
+    }
+    return 0;
+}
+
+/* Compresses the pieces as one zstd frame (content size and checksum in
+ * it) and writes frame header + frame; records the chunk in the index. */
+static int write_chunk(mr_writer *w, uint8_t kind, mr_buf *const *pieces,
+                       int npieces, uint32_t nrecords, uint64_t time, uint32_t tid)
+{
+    size_t raw = 0;
+    for (int i = 0; i < npieces; i++)
+        raw += pieces[i]->len;
+    if (raw > MR_MAX_CHUNK_RAW)
+        return fail(w, "chunk of %zu bytes exceeds the format's limit", raw);
+    size_t bound = ZSTD_compressBound(raw);
+    w->comp.len = 0;
+    if (mr_buf_reserve(&w->comp, bound))
+        return oom(w);
+    ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+    ZSTD_CCtx_setPledgedSrcSize(w->cctx, raw);
+    ZSTD_outBuffer out = { w->comp.p, bound, 0 };
+    for (int i = 0; i <= npieces; i++) {
+        ZSTD_inBuffer in = { i < npieces ? pieces[i]->p : NULL,
+                             i < npieces ? pieces[i]->len : 0, 0 };
+        ZSTD_EndDirective mode = i < npieces ? ZSTD_e_continue : ZSTD_e_end;
+        size_t rc;
+        do {
+            rc = ZSTD_compressStream2(w->cctx, &out, &in, mode);
+            if (ZSTD_isError(rc))
+                return fail(w, "zstd: %s", ZSTD_getErrorName(rc));
+        } while (mode == ZSTD_e_end ? rc != 0 : in.pos < in.size);
+    }
+    if (kind != MR_CHUNK_INDEX) {
+        if (w->nidx == w->idx_cap) {
+            size_t cap = w->idx_cap ? w->idx_cap * 2 : 256;
+            uint64_t *off = realloc(w->idx_off, cap * sizeof *off);
+            if (off)
+                w->idx_off = off;
+            uint8_t *k = realloc(w->idx_kind, cap);
+            if (k)
+                w->idx_kind = k;
+            if (!off || !k)
+                return oom(w);
+            w->idx_cap = cap;
+        }
+        w->idx_off[w->nidx] = w->offset;
+        w->idx_kind[w->nidx++] = kind;
+    }
+    mr_frame f = { .kind = kind, .raw_size = (uint32_t)raw,
+                   .comp_size = (uint32_t)out.pos, .time = time, .tid = tid,
+                   .nrecords = nrecords, .seq = w->seq++ };
+    uint8_t hdr[MR_FRAME_LEN];
+    mr_frame_encode(&f, hdr);
+    if (put(w, hdr, sizeof hdr) || put(w, w->comp.p, out.pos))
+        return -1;
+    return 0;
+}
+
+static int flush_defs(mr_writer *w)
+{
+    if (!w->ndefs)
+        return 0;
+    mr_buf *pieces[1] = { &w->defs };
+    uint64_t time = w->chunk_open ? w->chunk_time : w->time;
+    uint32_t tid = w->chunk_open ? w->chunk_tid : w->cur_tid;
+    if (write_chunk(w, MR_CHUNK_DEFS, pieces, 1, w->ndefs, time, tid))
+        return -1;
+    w->defs.len = 0;
+    w->ndefs = 0;
+    w->prev_sym_addr = 0;
+    return 0;
+}
+
+static size_t events_raw_size(const mr_writer *w)
+{
+    size_t n = 0;
+    for (int i = 0; i < MR_NSTREAMS; i++)
+        n += w->s[i].len;
+    return n;
+}
+
+static int flush_events(mr_writer *w)
+{
+    if (!w->chunk_open)
+        return 0;
+    mr_buf lens = { 0 };
+    mr_buf *pieces[1 + MR_NSTREAMS];
+    int bad = mr_buf_varint(&lens, MR_NSTREAMS);
+    for (int i = 0; i < MR_NSTREAMS; i++) {
+        bad |= mr_buf_varint(&lens, w->s[i].len);
+        pieces[1 + i] = &w->s[i];
+    }
+    pieces[0] = &lens;
+    int rc = bad ? oom(w)
+                 : write_chunk(w, MR_CHUNK_EVENTS, pieces, 1 + MR_NSTREAMS,
+                               w->nrecords, w->chunk_time, w->chunk_tid);
+    mr_buf_free(&lens);
+    for (int i = 0; i < MR_NSTREAMS; i++)
+        w->s[i].len = 0;
+    w->nrecords = 0;
+    w->chunk_open = 0;
+    return rc;
+}
+
+/* Definitions first: everything an event chunk uses precedes it. */
+static int flush_all(mr_writer *w)
+{
+    return flush_defs(w) || flush_events(w) ? -1 : 0;
+}
+
+static mr_thread_state *thread_get(mr_writer *w, uint32_t tid, int count)
+{
+    mr_thread_state *t = mr_map_get(&w->threads, tid);
+    if (!t) {
+        t = calloc(1, sizeof *t);
+        if (!t || mr_map_put(&w->threads, tid, t)) {
+            free(t);
+            oom(w);
+            return NULL;
+        }
+        t->tid = tid;
+    }
+    if (count && !t->counted) {
+        t->counted = 1;
+        w->tot.threads++;
+    }
+    return t;
+}
+
+/* Starts an EVENTS chunk: prediction state resets, and the threads whose
+ * last block left by a call or return are listed so a reader that seeks
+ * here still synthesises the right MR_EV_CALL/RETURN. */
+static int begin_chunk(mr_writer *w)
+{
+    w->chunk_open = 1;
+    w->chunk_time = w->time;
+    w->chunk_tid = w->cur_tid;
+    w->epoch++;
+    w->prev = NULL;
+    mr_buf *st = &w->s[MR_S_STATE];
+    uint32_t n = 0;
+    for (size_t i = 0; i < w->threads.cap; i++) {
+        mr_thread_state *t = w->threads.vals[i];
+        n += t && (t->jump == MR_JUMP_CALL || t->jump == MR_JUMP_RET);
+    }
+    int bad = mr_buf_varint(st, n);
+    for (size_t i = 0; i < w->threads.cap; i++) {
+        mr_thread_state *t = w->threads.vals[i];
+        if (!t || (t->jump != MR_JUMP_CALL && t->jump != MR_JUMP_RET))
+            continue;
+        bad |= mr_buf_varint(st, t->tid);
+        bad |= mr_buf_bytes(st, &t->jump, 1);
+        bad |= mr_buf_varint(st, t->from);
+    }
+    return bad ? oom(w) : 0;
+}
+
+/* Opens the chunk if needed and reserves room for one record. */
+static int begin_record(mr_writer *w, uint8_t op)
+{
+    if (w->error)
+        return -1;
+    if (!w->chunk_open && begin_chunk(w))
+        return -1;
+    if (mr_buf_reserve(&w->s[MR_S_CTL], 1))
+        return oom(w);
+    w->s[MR_S_CTL].p[w->s[MR_S_CTL].len++] = op;
+    w->nrecords++;
+    return 0;
+}
+
+static int end_record(mr_writer *w)
+{
+    if (w->error)
+        return -1;
+    if (events_raw_size(w) >= w->chunk_bytes)
+        return flush_all(w);
+    return 0;
+}
+
+/* ---- opening ----------------------------------------------------------- */
+
+mr_writer *mr_writer_open_fd(int fd, const mr_writer_options *opts, char **err)
+{
+    if (err)
+        *err = NULL;
+    mr_writer *w = calloc(1, sizeof *w);
+    if (!w || !(w->cctx = ZSTD_createCCtx())) {
+        if (err)
+            *err = mr_strdup_printf("out of memory");
+        free(w);
+        close(fd);
+        return NULL;
+    }
+    w->fd = fd;
+    w->level = opts && opts->level ? opts->level : 3;
+    if (w->level > ZSTD_maxCLevel())
+        w->level = ZSTD_maxCLevel();
+    if (w->level < ZSTD_minCLevel())
+        w->level = ZSTD_minCLevel();
+    w->chunk_bytes = opts && opts->chunk_bytes ? opts->chunk_bytes : MR_DEFAULT_CHUNK;
+    if (w->chunk_bytes < MR_MIN_CHUNK_OPT)
+        w->chunk_bytes = MR_MIN_CHUNK_OPT;
+    if (w->chunk_bytes > MR_MAX_CHUNK_OPT)
+        w->chunk_bytes = MR_MAX_CHUNK_OPT;
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
+    uint8_t hdr[MR_FILE_HEADER_LEN];
+    mr_file_header_encode(hdr);
+    if (put(w, hdr, sizeof hdr)) {
+        if (err)
+            *err = mr_strdup_printf("%s", w->error);
+        mr_writer_close(w, NULL, NULL);
+        return NULL;
+    }
+    return w;
+}
+
+mr_writer *mr_writer_open(const char *path, const mr_writer_options *opts, char **err)
+{
+    int fd = strcmp(path, "-") ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
+                               : dup(STDOUT_FILENO);
+    if (fd < 0) {
+        if (err)
+            *err = mr_strdup_printf("%s", strerror(errno));
+        return NULL;
+    }
+    return mr_writer_open_fd(fd, opts, err);
+}
+
+const char *mr_writer_error(const mr_writer *w) { return w->error; }
+const mr_totals *mr_writer_totals(const mr_writer *w) { return &w->tot; }
+
+/* ---- definitions ---------------------------------------------------------- */
+
+/* Appends the record built in w->body as op + length + body. */
+static int def_finish(mr_writer *w, uint8_t op)
+{
+    if (mr_buf_bytes(&w->defs, &op, 1) || mr_buf_varint(&w->defs, w->body.len) ||
+        mr_buf_bytes(&w->defs, w->body.p, w->body.len))
+        return oom(w);
+    w->body.len = 0;
+    w->ndefs++;
+    if (w->defs.len >= w->chunk_bytes)
+        return flush_defs(w);
+    return 0;
+}
+
+/* The id of string s (0 for NULL), defining it first if it is new. */
+static int string_id(mr_writer *w, const char *s, uint32_t *id)
+{
+    int is_new;
+    if (s && strlen(s) > MR_MAX_STRING)
+        return fail(w, "string longer than %u bytes", MR_MAX_STRING);
+    *id = mr_intern_get(&w->strings, s, &is_new);
+    if (*id == UINT32_MAX)
+        return oom(w);
+    if (!is_new)
+        return 0;
+    w->body.len = 0;
+    if (mr_buf_bytes(&w->body, s, strlen(s)))
+        return oom(w);
+    return def_finish(w, MR_DEF_STRING);
+}
+
+#define BODY_VARINT(w, v) do { if (mr_buf_varint(&(w)->body, (v))) return oom(w); } while (0)
+
+int mr_write_process(mr_writer *w, const mr_process *p)
+{
+    if (w->error)
+        return -1;
+    if (p->argc > MR_ID_SLACK || (p->argc && !p->argv))
+        return fail(w, "process: bad argc");
+    uint32_t exe, opts, *argv = malloc((p->argc + 1) * sizeof *argv);
+    if (!argv)
+        return oom(w);
+    int bad = string_id(w, p->exe, &exe) || string_id(w, p->tool_options, &opts);
+    for (uint32_t i = 0; !bad && i < p->argc; i++)
+        bad = string_id(w, p->argv[i], &argv[i]);
+    w->body.len = 0;
+    bad = bad || mr_buf_varint(&w->body, p->pid) || mr_buf_varint(&w->body, p->ppid) ||
+          mr_buf_varint(&w->body, p->start_usec) || mr_buf_varint(&w->body, exe) ||
+          mr_buf_varint(&w->body, opts) || mr_buf_varint(&w->body, p->argc);
+    for (uint32_t i = 0; !bad && i < p->argc; i++)
+        bad = mr_buf_varint(&w->body, argv[i]);
+    free(argv);
+    if (bad)
+        return w->error ? -1 : oom(w);
+    return def_finish(w, MR_DEF_PROCESS);
+}
+
+int mr_write_module(mr_writer *w, const mr_module *m)
+{
+    uint32_t path;
+    if (w->error || string_id(w, m->path, &path))
+        return -1;
+    w->body.len = 0;
+    BODY_VARINT(w, m->id);
+    BODY_VARINT(w, path);
+    BODY_VARINT(w, m->text_addr);
+    BODY_VARINT(w, m->text_size);
+    BODY_VARINT(w, mr_zigzag(m->bias));
+    return def_finish(w, MR_DEF_MODULE);
+}
+
+int mr_write_symbol(mr_writer *w, const mr_symbol *s)
+{
+    uint32_t fn, file;
+    if (w->error || string_id(w, s->function, &fn) || string_id(w, s->file, &file))
+        return -1;
+    w->body.len = 0;
+    BODY_VARINT(w, mr_zigzag((int64_t)(s->addr - w->prev_sym_addr)));
+    BODY_VARINT(w, fn);
+    BODY_VARINT(w, file);
+    BODY_VARINT(w, s->line);
+    w->prev_sym_addr = s->addr;
+    return def_finish(w, MR_DEF_SYMBOL);
+}
+
+int mr_write_dataobj(mr_writer *w, const mr_dataobj *d)
+{
+    uint32_t name;
+    if (w->error || string_id(w, d->name, &name))
+        return -1;
+    w->body.len = 0;
+    BODY_VARINT(w, name);
+    BODY_VARINT(w, d->addr);
+    BODY_VARINT(w, d->size);
+    BODY_VARINT(w, d->module);
+    return def_finish(w, MR_DEF_DATAOBJ);
+}
+
+/* One malloc holding the def and its three arrays. */
+static owned_block *copy_block(const mr_block_def *b)
+{
+    size_t si = b->ninstrs * sizeof(mr_instr_def);
+    size_t sa = b->naccesses * sizeof(mr_access_def);
+    size_t se = b->nexits * sizeof(mr_exit_def);
+    owned_block *o = malloc(sizeof *o + si + sa + se);
+    if (!o)
+        return NULL;
+    char *p = (char *)(o + 1);
+    o->def = *b;
+    o->def.instrs = memcpy(p, b->instrs, si);
+    o->def.accesses = b->naccesses ? memcpy(p + si, b->accesses, sa) : (void *)(p + si);
+    o->def.exits = memcpy(p + si + sa, b->exits, se);
+    o->state = mr_bstate_new(&o->def, 0);
+    if (!o->state) {
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
+static void free_block(owned_block *o)
+{
+    if (o) {
+        mr_bstate_free(o->state);
+        free(o);
+    }
+}
+
+/* Grows a table indexed by id so that id fits; ids must stay dense. */
+static int grow_table(mr_writer *w, void **table, uint32_t *cap, size_t elem,
+                      uint32_t id, uint32_t ndefined, const char *what)
+{
+    if (id >= ndefined + MR_ID_SLACK)
+        return fail(w, "%s id %u is not dense (only %u defined)", what, id, ndefined);
+    if (id < *cap)
+        return 0;
+    uint32_t n = *cap ? *cap : 1024;
+    while (n <= id)
+        n *= 2;
+    void *t = realloc(*table, (size_t)n * elem);
+    if (!t)
+        return oom(w);
+    memset((char *)t + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+    *table = t;
+    *cap = n;
+    return 0;
+}
+
+int mr_write_block_def(mr_writer *w, const mr_block_def *b)
+{
+    if (w->error)
+        return -1;
+    const char *problem = mr_block_def_problem(b);
+    if (problem)
+        return fail(w, "block %u: %s", b->id, problem);
+    if (grow_table(w, (void **)&w->blocks, &w->blocks_cap, sizeof *w->blocks, b->id,
+                   w->nblockdefs, "block"))
+        return -1;
+    if (w->blocks[b->id]) {
+        /* Redefinition: executions already coded used the old def, so they
+         * must reach the file before the new def does. */
+        if (w->chunk_open && flush_all(w))
+            return -1;
+        free_block(w->blocks[b->id]);
+        w->blocks[b->id] = NULL;
+        w->prev = NULL;
+    } else {
+        w->nblockdefs++;
+    }
+    owned_block *o = copy_block(b);
+    if (!o)
+        return oom(w);
+    w->blocks[b->id] = o;
+    w->body.len = 0;
+    BODY_VARINT(w, b->id);
+    BODY_VARINT(w, b->addr);
+    BODY_VARINT(w, b->ninstrs);
+    uint64_t next = b->addr;
+    for (uint32_t i = 0; i < b->ninstrs; i++) {
+        BODY_VARINT(w, mr_zigzag((int64_t)(b->instrs[i].addr - next)));
+        BODY_VARINT(w, b->instrs[i].len);
+        next = b->instrs[i].addr + b->instrs[i].len;
+    }
+    BODY_VARINT(w, b->naccesses);
+    for (uint32_t i = 0; i < b->naccesses; i++) {
+        BODY_VARINT(w, b->accesses[i].instr);
+        BODY_VARINT(w, b->accesses[i].kind);
+        BODY_VARINT(w, b->accesses[i].flags);
+        BODY_VARINT(w, b->accesses[i].size);
+    }
+    BODY_VARINT(w, b->nexits);
+    for (uint32_t i = 0; i < b->nexits; i++) {
+        BODY_VARINT(w, b->exits[i].ninstrs);
+        BODY_VARINT(w, b->exits[i].naccesses);
+        BODY_VARINT(w, b->exits[i].jump);
+    }
+    return def_finish(w, MR_DEF_BLOCK);
+}
+
+int mr_write_stack(mr_writer *w, const mr_stack *s)
+{
+    if (w->error)
+        return -1;
+    if (s->id == 0)
+        return fail(w, "stack id 0 is reserved for 'no stack'");
+    if (s->depth > MR_MAX_BLOCK_PARTS || (s->depth && !s->ips))
+        return fail(w, "stack %u: bad depth %u", s->id, s->depth);
+    if (grow_table(w, (void **)&w->stacks, &w->stacks_cap, 1, s->id, w->nstackdefs, "stack"))
+        return -1;
+    if (w->stacks[s->id]) {
+        if (w->chunk_open && flush_all(w))
+            return -1;
+    } else {
+        w->nstackdefs++;
+    }
+    w->stacks[s->id] = 1;
+    w->body.len = 0;
+    BODY_VARINT(w, s->id);
+    BODY_VARINT(w, s->depth);
+    uint64_t prev = 0;
+    for (uint32_t i = 0; i < s->depth; i++) {
+        BODY_VARINT(w, mr_zigzag((int64_t)(s->ips[i] - prev)));
+        prev = s->ips[i];
+    }
+    return def_finish(w, MR_DEF_STACK);
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+#define MISC_VARINT(w, v) do { if (mr_buf_varint(&(w)->s[MR_S_MISC], (v))) return oom(w); } while (0)
+
+int mr_write_thread_switch(mr_writer *w, uint32_t tid)
+{
+    if (begin_record(w, MR_OP_SWITCH))
+        return -1;
+    MISC_VARINT(w, tid);
+    w->cur_tid = tid;
+    w->prev = NULL;
+    if (!(w->cur = thread_get(w, tid, 1)))
+        return -1;
+    return end_record(w);
+}
+
+int mr_write_thread_create(mr_writer *w, uint32_t parent, uint32_t child)
+{
+    if (begin_record(w, MR_OP_CREATE))
+        return -1;
+    MISC_VARINT(w, parent);
+    MISC_VARINT(w, child);
+    if (!thread_get(w, parent, 1) || !thread_get(w, child, 1))
+        return -1;
+    return end_record(w);
+}
+
+int mr_write_thread_exit(mr_writer *w, uint32_t tid)
+{
+    if (begin_record(w, MR_OP_TEXIT))
+        return -1;
+    MISC_VARINT(w, tid);
+    if (!thread_get(w, tid, 1))
+        return -1;
+    return end_record(w);
+}
+
+int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
+                  const uint64_t *addrs, const uint64_t *values)
+{
+    if (MR_UNLIKELY(w->error))
+        return -1;
+    owned_block *o = block < w->blocks_cap ? w->blocks[block] : NULL;
+    if (MR_UNLIKELY(!o))
+        return fail(w, "execution of undefined block %u", block);
+    mr_bstate *bs = o->state;
+    const mr_block_def *d = &o->def;
+    if (MR_UNLIKELY(exit >= d->nexits))
+        return fail(w, "block %u has no exit %u", block, exit);
+    const mr_exit_def *ex = &d->exits[exit];
+    uint32_t n = ex->naccesses;
+    if (MR_UNLIKELY(n && !addrs))
+        return fail(w, "block %u: addresses missing", block);
+    if (MR_UNLIKELY(!w->cur) && !(w->cur = thread_get(w, w->cur_tid, 1)))
+        return -1;
+    if (begin_record(w, MR_OP_EXEC_PRED))
+        return -1;
+    mr_buf *s = w->s;
+    if (mr_buf_reserve(&s[MR_S_BLOCK], 10) || mr_buf_reserve(&s[MR_S_EXIT], 10) ||
+        mr_buf_reserve(&s[MR_S_FLAG], n) || mr_buf_reserve(&s[MR_S_DELTA], 10 * (size_t)n) ||
+        mr_buf_reserve(&s[MR_S_VALUE], 10 * (size_t)n))
+        return oom(w);
+    mr_bstate_touch(bs, w->epoch);
+    uint32_t predicted = w->prev ? w->prev->succ[w->prev_exit] : MR_NO_BLOCK;
+    if (predicted != block) {
+        s[MR_S_CTL].p[s[MR_S_CTL].len - 1] = MR_OP_EXEC;
+        s[MR_S_BLOCK].len = mr_put_varint(s[MR_S_BLOCK].p + s[MR_S_BLOCK].len, block) - s[MR_S_BLOCK].p;
+    }
+    if (w->prev)
+        w->prev->succ[w->prev_exit] = block;
+    if (d->nexits > 1)
+        s[MR_S_EXIT].len = mr_put_varint(s[MR_S_EXIT].p + s[MR_S_EXIT].len, exit) - s[MR_S_EXIT].p;
+
+    uint8_t *fl = s[MR_S_FLAG].p + s[MR_S_FLAG].len;
+    uint8_t *dp = s[MR_S_DELTA].p + s[MR_S_DELTA].len;
+    mr_pred *pred = bs->pred;
+    if (bs->simple) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t a = addrs[i], delta = a - pred[i].addr;
+            if (delta == pred[i].stride) {
+                *fl++ = MR_F_HIT;
+            } else {
+                *fl++ = MR_F_MISS;
+                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
+                pred[i].stride = delta;
+            }
+            pred[i].addr = a;
+        }
+        w->tot.loads += bs->kcount[3 * n];
+        w->tot.stores += bs->kcount[3 * n + 1];
+        w->tot.modifies += bs->kcount[3 * n + 2];
+    } else {
+        uint8_t *vp = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
+        uint32_t vi = 0;
+        uint64_t counts[4] = { 0 };
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t f = bs->aflags[i];
+            uint64_t a = addrs[i];
+            if ((f & MR_ACC_VALUE) && !values)
+                return fail(w, "block %u: values missing", block);
+            if ((f & MR_ACC_GUARDED) && a == 0) {
+                *fl++ = MR_F_GUARD;
+                vi += (f & MR_ACC_VALUE) != 0;
+                continue;
+            }
+            uint64_t delta = a - pred[i].addr;
+            if (delta == pred[i].stride) {
+                *fl++ = MR_F_HIT;
+            } else {
+                *fl++ = MR_F_MISS;
+                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
+                pred[i].stride = delta;
+            }
+            pred[i].addr = a;
+            counts[d->accesses[i].kind]++;
+            if (f & MR_ACC_VALUE) {
+                uint64_t v = values[vi++];
+                vp = mr_put_varint(vp, mr_zigzag((int64_t)(v - pred[i].value)));
+                pred[i].value = v;
+            }
+        }
+        s[MR_S_VALUE].len = vp - s[MR_S_VALUE].p;
+        w->tot.loads += counts[MR_LOAD];
+        w->tot.stores += counts[MR_STORE];
+        w->tot.modifies += counts[MR_MODIFY];
+    }
+    s[MR_S_FLAG].len = fl - s[MR_S_FLAG].p;
+    s[MR_S_DELTA].len = dp - s[MR_S_DELTA].p;
+
+    w->tot.instructions += ex->ninstrs;
+    w->tot.blocks++;
+    w->tot.calls += ex->jump == MR_JUMP_CALL;
+    w->tot.returns += ex->jump == MR_JUMP_RET;
+    w->cur->jump = ex->jump;
+    w->cur->from = bs->exit_from[exit];
+    w->time += ex->ninstrs;
+    w->prev = bs;
+    w->prev_exit = exit;
+    return end_record(w);
+}
+
+int mr_write_heap(mr_writer *w, const mr_heap *h)
+{
+    if (w->error)
+        return -1;
+    if (h->op < MR_MALLOC || h->op > MR_DELETE_ARRAY)
+        return fail(w, "unknown heap operation %u", h->op);
+    if (h->stack && (h->stack >= w->stacks_cap || !w->stacks[h->stack]))
+        return fail(w, "heap event names undefined stack %u", h->stack);
+    if (begin_record(w, MR_OP_HEAP))
+        return -1;
+    MISC_VARINT(w, h->op);
+    MISC_VARINT(w, h->addr);
+    MISC_VARINT(w, h->size);
+    MISC_VARINT(w, h->count);
+    MISC_VARINT(w, h->old_addr);
+    MISC_VARINT(w, h->stack);
+    switch (h->op) {
+    case MR_REALLOC: w->tot.reallocs++; break;
+    case MR_FREE: case MR_DELETE: case MR_DELETE_ARRAY: w->tot.frees++; break;
+    default: w->tot.allocs++; break;
+    }
+    return end_record(w);
+}
+
+int mr_write_mark(mr_writer *w, const char *name)
+{
+    size_t len = name ? strlen(name) : 0;
+    if (!w->error && len > MR_MAX_STRING)
+        return fail(w, "mark name longer than %u bytes", MR_MAX_STRING);
+    if (begin_record(w, MR_OP_MARK))
+        return -1;
+    MISC_VARINT(w, len);
+    if (mr_buf_bytes(&w->s[MR_S_MISC], name, len))
+        return oom(w);
+    return end_record(w);
+}
+
+int mr_write_collect(mr_writer *w, int on)
+{
+    if (begin_record(w, on ? MR_OP_COLLECT_ON : MR_OP_COLLECT_OFF))
+        return -1;
+    return end_record(w);
+}
+
+/* ---- closing --------------------------------------------------------------- */
+
+static int write_end(mr_writer *w, const mr_end *end)
+{
+    mr_end lost = { .reason = MR_END_LOST };
+    if (!end)
+        end = &lost;
+    if (begin_record(w, MR_OP_END))
+        return -1;
+    const mr_totals *t = &w->tot;
+    MISC_VARINT(w, end->reason);
+    MISC_VARINT(w, mr_zigzag(end->status));
+    MISC_VARINT(w, mr_zigzag(end->signal));
+    uint64_t fields[] = { t->instructions, t->blocks, t->loads, t->stores, t->modifies,
+                          t->calls, t->returns, t->allocs, t->frees, t->reallocs,
+                          t->threads };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        MISC_VARINT(w, fields[i]);
+    return flush_all(w);
+}
+
+static int write_index_and_trailer(mr_writer *w)
+{
+    mr_buf idx = { 0 };
+    int bad = mr_buf_varint(&idx, w->nidx);
+    uint64_t prev = 0;
+    for (size_t i = 0; i < w->nidx; i++) {
+        bad |= mr_buf_varint(&idx, w->idx_off[i] - prev);
+        bad |= mr_buf_bytes(&idx, &w->idx_kind[i], 1);
+        prev = w->idx_off[i];
+    }
+    uint64_t index_offset = w->offset;
+    mr_buf *pieces[1] = { &idx };
+    int rc = bad ? oom(w)
+                 : write_chunk(w, MR_CHUNK_INDEX, pieces, 1, (uint32_t)w->nidx, w->time,
+                               w->cur_tid);
+    mr_buf_free(&idx);
+    if (rc)
+        return -1;
+    uint8_t tr[MR_TRAILER_LEN];
+    mr_le64(tr, index_offset);
+    mr_le32(tr + 8, (uint32_t)w->nidx);
+    mr_le32(tr + 12, mr_crc32(tr, 12));
+    memcpy(tr + 16, MR_TRAILER_MAGIC, 8);
+    return put(w, tr, sizeof tr);
+}
+
+int mr_writer_close(mr_writer *w, const mr_end *end, char **err)
+{
+    if (err)
+        *err = NULL;
+    if (!w)
+        return -1;
+    if (!w->error && !write_end(w, end))
+        write_index_and_trailer(w);
+    if (close(w->fd) && !w->error)
+        fail(w, "close: %s", strerror(errno));
+    int rc = w->error ? -1 : 0;
+    if (rc && err)
+        *err = mr_strdup_printf("%s", w->error);
+    free(w->error);
+    ZSTD_freeCCtx(w->cctx);
+    mr_buf_free(&w->comp);
+    mr_buf_free(&w->defs);
+    mr_buf_free(&w->body);
+    for (int i = 0; i < MR_NSTREAMS; i++)
+        mr_buf_free(&w->s[i]);
+    mr_intern_free(&w->strings);
+    for (uint32_t i = 0; i < w->blocks_cap; i++)
+        free_block(w->blocks[i]);
+    free(w->blocks);
+    free(w->stacks);
+    for (size_t i = 0; i < w->threads.cap; i++)
+        free(w->threads.vals[i]);
+    mr_map_free(&w->threads);
+    free(w->idx_off);
+    free(w->idx_kind);
+    free(w);
+    return rc;
+}

@@ -1,0 +1,210 @@
+/*
+ * test_format_roundtrip.c: random event streams of every kind, written with
+ * small chunks so they cross many chunk boundaries, read back and compared
+ * field by field (synthesised calls/returns, times, tids, totals included).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "test_format_common.h"
+
+/* Reads path to the end and compares with g; returns the number of chunks. */
+static uint64_t read_and_compare(gen *g, const char *path, int expect_truncated)
+{
+    char *err = NULL;
+    mr_reader *r = mr_reader_open(path, &err);
+    if (!r)
+        fail_msg("open: %s", err);
+    size_t ie = 0, id = 0;
+    mr_event ev;
+    int rc;
+    while ((rc = mr_next(r, &ev)) == 1) {
+        if (is_def_kind(ev.kind)) {
+            assert_true(id < g->ndefs);
+            const char *why = def_diff(&g->defs[id], &ev);
+            if (why)
+                fail_msg("definition %zu differs: %s", id, why);
+            id++;
+            continue;
+        }
+        assert_true(ie < g->nev);
+        const char *why = ev_diff(&g->ev[ie], &ev);
+        if (why)
+            fail_msg("event %zu (kind %d) differs: %s", ie, g->ev[ie].kind, why);
+        ie++;
+    }
+    if (rc != 0)
+        fail_msg("mr_next: %s", mr_reader_error(r));
+    assert_int_equal(ie, g->nev);
+    assert_int_equal(id, g->ndefs);
+    assert_int_equal(mr_reader_truncated(r), expect_truncated);
+    assert_int_equal(mr_next(r, &ev), 0);
+    uint64_t chunks = mr_reader_chunks(r);
+    mr_reader_close(r);
+    return chunks;
+}
+
+static void roundtrip(size_t chunk_bytes, int n, int values, int with_end)
+{
+    const char *path = tmp_trace_path("rt");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    gen g;
+    gen_trace(&g, fd, chunk_bytes, n, values, with_end);
+    uint64_t chunks = read_and_compare(&g, path, !with_end);
+    if (chunk_bytes < 4096)
+        assert_true(chunks > 20);
+    gen_free(&g);
+    unlink(path);
+}
+
+static void test_small_chunks(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        roundtrip(256 + 97 * i, 3000, 0, 1);
+}
+
+static void test_values(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        roundtrip(300 + 50 * i, 3000, 1, 1);
+}
+
+static void test_default_chunks(void **state)
+{
+    (void)state;
+    roundtrip(0, 50000, 1, 1);
+}
+
+static void test_no_end_record(void **state)
+{
+    (void)state;
+    roundtrip(512, 2000, 1, 0);
+}
+
+static void test_empty_trace(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("empty");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    mr_end end = { MR_END_EXIT, 0, 0, { 0 } };
+    assert_int_equal(mr_writer_close(w, &end, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_event ev;
+    assert_int_equal(mr_next(r, &ev), 1);
+    assert_int_equal(ev.kind, MR_EV_END);
+    assert_int_equal(ev.u.end->reason, MR_END_EXIT);
+    assert_int_equal(ev.u.end->totals.instructions, 0);
+    assert_int_equal(mr_next(r, &ev), 0);
+    assert_int_equal(mr_reader_truncated(r), 0);
+    assert_int_equal(mr_reader_chunk_count(r), 1);
+    mr_reader_close(r);
+    unlink(path);
+}
+
+/* A hand-made trace whose calls and returns are known exactly. */
+static void test_calls_and_returns(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("calls");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    mr_instr_def in[3] = { { 0x1000, 4 }, { 0x1004, 4 }, { 0x1008, 5 } };
+    mr_access_def ac[1] = { { 1, MR_LOAD, 0, 8 } };
+    mr_exit_def ex[2] = { { 2, 1, MR_JUMP_RET }, { 3, 1, MR_JUMP_CALL } };
+    mr_block_def b0 = { 0, 0x1000, 3, in, 1, ac, 2, ex };
+    mr_instr_def in1[1] = { { 0x2000, 2 } };
+    mr_exit_def ex1[1] = { { 1, 0, MR_JUMP_BORING } };
+    mr_block_def b1 = { 1, 0x2000, 1, in1, 0, NULL, 1, ex1 };
+    uint64_t a = 0x7000;
+    assert_int_equal(mr_write_block_def(w, &b0), 0);
+    assert_int_equal(mr_write_block_def(w, &b1), 0);
+    assert_int_equal(mr_write_thread_switch(w, 7), 0);
+    assert_int_equal(mr_write_exec(w, 0, 1, &a, NULL), 0);   /* leaves by call */
+    assert_int_equal(mr_write_exec(w, 1, 0, NULL, NULL), 0);
+    assert_int_equal(mr_write_exec(w, 0, 0, &a, NULL), 0);   /* leaves by return */
+    assert_int_equal(mr_write_exec(w, 1, 0, NULL, NULL), 0);
+    const mr_totals *t = mr_writer_totals(w);
+    assert_int_equal(t->calls, 1);
+    assert_int_equal(t->returns, 1);
+    assert_int_equal(t->instructions, 3 + 1 + 2 + 1);
+    assert_int_equal(t->threads, 1);
+    assert_int_equal(mr_writer_close(w, &(mr_end){ MR_END_EXIT, 0, 0, { 0 } }, &err), 0);
+
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_event ev;
+    int kinds[] = { MR_EV_BLOCK_DEF, MR_EV_BLOCK_DEF, MR_EV_THREAD, MR_EV_EXEC, MR_EV_CALL,
+                    MR_EV_EXEC, MR_EV_EXEC, MR_EV_RETURN, MR_EV_EXEC, MR_EV_END };
+    uint64_t times[] = { 0, 0, 0, 0, 3, 3, 4, 6, 6, 7 };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        assert_int_equal(mr_next(r, &ev), 1);
+        assert_int_equal(ev.kind, kinds[i]);
+        assert_int_equal(ev.time, times[i]);
+        if (i >= 2)
+            assert_int_equal(ev.tid, 7);
+        if (ev.kind == MR_EV_CALL) {
+            assert_int_equal(ev.u.call.from, 0x1008);
+            assert_int_equal(ev.u.call.to, 0x2000);
+        }
+        if (ev.kind == MR_EV_RETURN) {
+            assert_int_equal(ev.u.call.from, 0x1004);
+            assert_int_equal(ev.u.call.to, 0x2000);
+        }
+    }
+    assert_int_equal(mr_next(r, &ev), 0);
+    assert_non_null(mr_reader_block(r, 1));
+    assert_null(mr_reader_block(r, 2));
+    mr_reader_close(r);
+    unlink(path);
+}
+
+static void test_symbols(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("sym");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ 0, 300 }, &err);
+    for (uint64_t a = 0x1000; a < 0x3000; a += 0x100) {
+        mr_symbol s = { a, a & 0x100 ? "odd" : "even", "f.c", (uint32_t)(a >> 8) };
+        assert_int_equal(mr_write_symbol(w, &s), 0);
+    }
+    assert_int_equal(mr_writer_close(w, NULL, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    mr_event ev;
+    while (mr_next(r, &ev) == 1)
+        ;
+    assert_int_equal(mr_reader_truncated(r), 1);   /* closed without an end */
+    const mr_symbol *s = mr_reader_symbol(r, 0x1100);
+    assert_non_null(s);
+    assert_string_equal(s->function, "odd");
+    s = mr_reader_symbol(r, 0x1200 + 63);
+    assert_non_null(s);
+    assert_int_equal(s->addr, 0x1200);
+    assert_string_equal(s->function, "even");
+    assert_null(mr_reader_symbol(r, 0x1200 + 64));
+    assert_null(mr_reader_symbol(r, 0xfff));
+    assert_non_null(mr_reader_symbol(r, 0x2f00 + 10));
+    mr_reader_close(r);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_small_chunks),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_default_chunks),
+        cmocka_unit_test(test_no_end_record),
+        cmocka_unit_test(test_empty_trace),
+        cmocka_unit_test(test_calls_and_returns),
+        cmocka_unit_test(test_symbols),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
