@@ -69,7 +69,8 @@ static ssize_t read_full(mr_reader *r, void *dst, size_t n)
     return (ssize_t)got;
 }
 
-static mr_thread_state *thread_get(mr_reader *r, uint32_t tid, int count)
+static __attribute__((noinline)) mr_thread_state *thread_get(mr_reader *r, uint32_t tid,
+                                                             int count)
 {
     mr_thread_state *t = mr_map_get(&r->threads, tid);
     if (!t) {
@@ -202,6 +203,7 @@ static int start_events(mr_reader *r)
     }
     r->epoch++;
     r->prev = NULL;
+    r->last_value = 0;
     /* Threads' pending call/return as the writer saw them at chunk start. */
     for (size_t i = 0; i < r->threads.cap; i++)
         if (r->threads.vals[i])
@@ -347,7 +349,12 @@ int mr_reader_load_chunk(mr_reader *r)
 
 /* ---- events ------------------------------------------------------------------- */
 
-#define CORRUPT(r, what) mr_reader_fail((r), 0, "chunk %u: %s", (r)->frame.seq, (what))
+/* The cold error path of the decoders, out of line. */
+static __attribute__((noinline, cold)) int corrupt(mr_reader *r, const char *what)
+{
+    return mr_reader_fail(r, 0, "chunk %u: %s", r->frame.seq, what);
+}
+#define CORRUPT(r, what) corrupt((r), (what))
 
 static int check_totals(mr_reader *r, const mr_totals *t)
 {
@@ -369,7 +376,7 @@ static int check_totals(mr_reader *r, const mr_totals *t)
 
 /* Decodes one block execution; delivers a synthesised call/return first
  * when this thread's previous block left through a call/return exit. */
-static int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
+static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
 {
     uint32_t id;
     int bad = 0;
@@ -436,7 +443,8 @@ static int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
         r->tot.modifies += bs->kcount[3 * n + 2];
     } else {
         const uint8_t *vp = r->sp[MR_S_VALUE], *vend = r->se[MR_S_VALUE];
-        uint64_t counts[4] = { 0 };
+        uint64_t counts[4] = { 0 }, last = r->last_value;
+        int vhit = bs->has_value;
         nout = 0;
         for (uint32_t i = 0; i < n; i++) {
             uint8_t f = fl[i], af = bs->aflags[i];
@@ -446,22 +454,26 @@ static int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
                 uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
                 pred[i].stride = delta;
                 pred[i].addr += delta;
+            } else if (f == MR_F_VHIT && vhit) {
+                pred[i].addr = last + pred[i].voff;
             } else if (f == MR_F_GUARD && (af & MR_ACC_GUARDED)) {
                 continue;   /* guard false: the access did not happen */
             } else {
                 return CORRUPT(r, "bad address flag or delta stream exhausted");
             }
+            pred[i].voff = pred[i].addr - last;
             out[nout] = tmpl[i];
             out[nout].addr = pred[i].addr;
             if (af & MR_ACC_VALUE) {
                 if (MR_UNLIKELY(vp >= vend))
                     return CORRUPT(r, "value stream exhausted");
                 pred[i].value += (uint64_t)mr_unzigzag(mr_get_varint(&vp, &bad));
-                out[nout].value = pred[i].value;
+                out[nout].value = last = pred[i].value;
             }
             counts[tmpl[i].kind]++;
             nout++;
         }
+        r->last_value = last;
         if (MR_UNLIKELY(vp > vend))
             return CORRUPT(r, "value stream overrun");
         r->sp[MR_S_VALUE] = vp;
@@ -507,8 +519,9 @@ static int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     return 1;
 }
 
-/* Decodes a record other than an execution from the MISC stream. */
-static int decode_other(mr_reader *r, mr_event *ev, uint8_t op)
+/* Decodes a record other than an execution from the MISC stream. Kept out
+ * of line so the execution path of mr_next stays small. */
+static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, uint8_t op)
 {
     mr_cursor c = { r->sp[MR_S_MISC], r->se[MR_S_MISC], 0 };
     memset(ev, 0, sizeof *ev);
@@ -619,6 +632,7 @@ static int decode_other(mr_reader *r, mr_event *ev, uint8_t op)
 static int next_event(mr_reader *r, mr_event *ev)
 {
     if (MR_UNLIKELY(!r->recs_left)) {
+        /* Chunk finished: every stream must be used up exactly. */
         for (int i = 0; i < MR_NSTREAMS; i++)
             if (r->sp[i] != r->se[i])
                 return CORRUPT(r, "records and streams disagree");
@@ -647,8 +661,8 @@ int mr_next(mr_reader *r, mr_event *ev)
         return 0;
     for (;;) {
         if (MR_LIKELY(r->in_chunk)) {
-            int rc = r->frame.kind == MR_CHUNK_EVENTS ? next_event(r, ev)
-                                                      : mr_reader_next_def(r, ev);
+            int rc = MR_LIKELY(r->frame.kind == MR_CHUNK_EVENTS) ? next_event(r, ev)
+                                                                 : mr_reader_next_def(r, ev);
             if (rc)
                 return rc;
             continue;

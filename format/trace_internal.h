@@ -87,8 +87,8 @@ enum {
     MR_NSTREAMS
 };
 
-/* Address flags (MR_S_FLAG). */
-enum { MR_F_HIT = 0, MR_F_MISS = 1, MR_F_GUARD = 2 };
+/* Address flags (MR_S_FLAG). MR_F_VHIT only in blocks with a value access. */
+enum { MR_F_HIT = 0, MR_F_MISS = 1, MR_F_GUARD = 2, MR_F_VHIT = 3 };
 
 /* ---- small encodings (varint.c) ------------------------------------- */
 
@@ -98,7 +98,12 @@ typedef struct mr_buf {
     size_t len, cap;
 } mr_buf;
 
-int mr_buf_reserve(mr_buf *b, size_t extra);  /* 0, or -1 out of memory */
+int mr_buf_grow(mr_buf *b, size_t extra);     /* 0, or -1 out of memory */
+/* Makes room for extra more bytes (plus MR_PAD readable spare bytes). */
+static inline int mr_buf_reserve(mr_buf *b, size_t extra)
+{
+    return MR_LIKELY(b->cap - b->len >= extra) ? 0 : mr_buf_grow(b, extra);
+}
 void mr_buf_free(mr_buf *b);
 
 static inline uint64_t mr_zigzag(int64_t v)
@@ -134,7 +139,25 @@ static inline uint64_t mr_get_varint(const uint8_t **pp, int *bad)
         *pp = p + 1;
         return *p;
     }
-    return mr_get_varint_slow(pp, bad);
+    /* Up to 8 bytes without a branch per byte: find the first byte whose
+     * top bit is clear, keep the bytes up to it, squeeze out the 8th bits. */
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    uint64_t stop = ~x & 0x8080808080808080ULL;
+    if (MR_UNLIKELY(!stop))
+        return mr_get_varint_slow(pp, bad);
+    unsigned bits = (unsigned)__builtin_ctzll(stop) + 1;   /* 8, 16, ... 64 */
+    if (bits < 64)
+        x &= (1ULL << bits) - 1;
+    x = (x & 0x7fULL) | ((x >> 1) & (0x7fULL << 7)) | ((x >> 2) & (0x7fULL << 14)) |
+        ((x >> 3) & (0x7fULL << 21)) | ((x >> 4) & (0x7fULL << 28)) |
+        ((x >> 5) & (0x7fULL << 35)) | ((x >> 6) & (0x7fULL << 42)) |
+        ((x >> 7) & (0x7fULL << 49));
+    *pp = p + bits / 8;
+    return x;
 }
 
 /* Appends a varint to a buffer (grows it). 0 or -1. */
@@ -223,6 +246,7 @@ typedef struct mr_pred {
     uint64_t addr;     /* previous address */
     uint64_t stride;   /* last delta seen (a miss sets it) */
     uint64_t value;    /* previous value */
+    uint64_t voff;     /* addr minus the chunk's last value, last time */
 } mr_pred;
 
 /* Everything writer and reader keep per defined block for coding its
@@ -231,6 +255,7 @@ typedef struct mr_bstate {
     const mr_block_def *def;
     uint32_t epoch;        /* chunk epoch the arrays below belong to */
     uint8_t simple;        /* no guarded and no value accesses */
+    uint8_t has_value;     /* some access records its value: MR_F_VHIT allowed */
     mr_pred *pred;         /* naccesses */
     uint32_t *succ;        /* nexits: block that followed each exit */
     uint8_t *aflags;       /* naccesses: MR_ACC_* of each access */
@@ -305,6 +330,7 @@ struct mr_reader {
     uint32_t epoch;
     mr_bstate *prev;
     uint32_t prev_exit;
+    uint64_t last_value;     /* value of the chunk's latest value access */
 
     /* Definitions read so far. */
     mr_arena arena;

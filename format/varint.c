@@ -5,10 +5,8 @@
 #include <stdlib.h>
 #include "trace_internal.h"
 
-int mr_buf_reserve(mr_buf *b, size_t extra)
+int mr_buf_grow(mr_buf *b, size_t extra)
 {
-    if (b->cap - b->len >= extra)
-        return 0;
     size_t cap = b->cap ? b->cap : 4096;
     while (cap - b->len < extra)
         cap *= 2;

@@ -44,6 +44,7 @@ struct mr_writer {
     uint32_t epoch;          /* prediction epoch: bumped at each chunk start */
     mr_bstate *prev;         /* previous execution in this chunk and thread */
     uint32_t prev_exit;
+    uint64_t last_value;     /* value of the chunk's latest value access */
 
     owned_block **blocks;    /* by id */
     uint32_t blocks_cap, nblockdefs;
@@ -231,6 +232,7 @@ static int begin_chunk(mr_writer *w)
     w->chunk_tid = w->cur_tid;
     w->epoch++;
     w->prev = NULL;
+    w->last_value = 0;
     mr_buf *st = &w->s[MR_S_STATE];
     uint32_t n = 0;
     for (size_t i = 0; i < w->threads.cap; i++) {
@@ -648,7 +650,8 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     } else {
         uint8_t *vp = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
         uint32_t vi = 0;
-        uint64_t counts[4] = { 0 };
+        uint64_t counts[4] = { 0 }, last = w->last_value;
+        int vhit = bs->has_value;
         for (uint32_t i = 0; i < n; i++) {
             uint8_t f = bs->aflags[i];
             uint64_t a = addrs[i];
@@ -662,19 +665,24 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
             uint64_t delta = a - pred[i].addr;
             if (delta == pred[i].stride) {
                 *fl++ = MR_F_HIT;
+            } else if (vhit && a == last + pred[i].voff) {
+                *fl++ = MR_F_VHIT;   /* a pointer loaded before, plus an offset */
             } else {
                 *fl++ = MR_F_MISS;
                 dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
                 pred[i].stride = delta;
             }
             pred[i].addr = a;
+            pred[i].voff = a - last;
             counts[d->accesses[i].kind]++;
             if (f & MR_ACC_VALUE) {
                 uint64_t v = values[vi++];
                 vp = mr_put_varint(vp, mr_zigzag((int64_t)(v - pred[i].value)));
                 pred[i].value = v;
+                last = v;
             }
         }
+        w->last_value = last;
         s[MR_S_VALUE].len = vp - s[MR_S_VALUE].p;
         w->tot.loads += counts[MR_LOAD];
         w->tot.stores += counts[MR_STORE];
