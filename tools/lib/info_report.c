@@ -106,6 +106,7 @@ void info_print_text(dump_out *o, const info_summary *s, const info_source *src)
     text_u64(o, "loads", c->loads + c->modifies);
     text_u64(o, "stores", c->stores + c->modifies);
     text_u64(o, "modifies", c->modifies);
+    text_u64(o, "values recorded", s->values);
     text_u64(o, "calls", c->calls);
     text_u64(o, "returns", c->returns);
     text_u64(o, "allocations", c->allocs);
@@ -252,6 +253,7 @@ void info_print_json(dump_out *o, const info_summary *s, const info_source *src)
     json_u64(o, &first, "stores", c->stores + c->modifies);
     json_u64(o, &first, "modifies", c->modifies);
     json_u64(o, &first, "accesses", accesses_of(s));
+    json_u64(o, &first, "values", s->values);
     json_u64(o, &first, "calls", c->calls);
     json_u64(o, &first, "returns", c->returns);
     json_u64(o, &first, "allocs", c->allocs);

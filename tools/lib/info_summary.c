@@ -9,6 +9,7 @@
 typedef struct exit_counts {
     uint32_t naccesses;         /* accesses of the exit per the definition */
     uint32_t loads, stores, modifies;
+    uint32_t values;            /* accesses whose value was recorded */
     int executed;               /* taken at least once: its memory
                                  * instructions are in the distinct set */
 } exit_counts;
@@ -43,6 +44,7 @@ static exit_counts *counts_of(info_summary *s, const mr_block_def *def)
             n = def->naccesses;     /* the reader checks; stay safe anyway */
         c[e].naccesses = n;
         for (uint32_t a = 0; a < n; a++) {
+            c[e].values += (def->accesses[a].flags & MR_ACC_VALUE) != 0;
             switch (def->accesses[a].kind) {
             case MR_LOAD: c[e].loads++; break;
             case MR_STORE: c[e].stores++; break;
@@ -59,6 +61,7 @@ static exit_counts *counts_of(info_summary *s, const mr_block_def *def)
 static void count_accesses(info_summary *s, const mr_access *acc, uint32_t n)
 {
     for (uint32_t a = 0; a < n; a++) {
+        s->values += acc[a].has_value;
         switch (acc[a].kind) {
         case MR_LOAD: s->counted.loads++; break;
         case MR_STORE: s->counted.stores++; break;
@@ -94,6 +97,14 @@ static void add_exec(info_summary *s, const mr_event *ev)
     if (ev->time + ev->u.exec.ninstrs > s->time_end)
         s->time_end = ev->time + ev->u.exec.ninstrs;
 
+    if (def && ev->u.exec.exit < def->nexits) {
+        /* Calls and returns are the exits taken, as in the writer's totals:
+         * the reader's MR_EV_CALL/RETURN events wait for the next block of
+         * the thread (the target), which a thread's last return never has. */
+        uint8_t jump = def->exits[ev->u.exec.exit].jump;
+        s->counted.calls += jump == MR_JUMP_CALL;
+        s->counted.returns += jump == MR_JUMP_RET;
+    }
     exit_counts *c = def ? counts_of(s, def) : NULL;
     if (!c || ev->u.exec.exit >= def->nexits) {
         count_accesses(s, ev->u.exec.accesses, ev->u.exec.naccesses);
@@ -104,6 +115,7 @@ static void add_exec(info_summary *s, const mr_event *ev)
         s->counted.loads += c->loads;
         s->counted.stores += c->stores;
         s->counted.modifies += c->modifies;
+        s->values += c->values;
     } else {
         count_accesses(s, ev->u.exec.accesses, ev->u.exec.naccesses);
     }
@@ -159,8 +171,8 @@ void info_summary_add(info_summary *s, const mr_event *ev)
             s->exec_tid = ev->tid;
         }
         break;
-    case MR_EV_CALL: s->counted.calls++; break;
-    case MR_EV_RETURN: s->counted.returns++; break;
+    case MR_EV_CALL: s->call_events++; break;
+    case MR_EV_RETURN: s->return_events++; break;
     case MR_EV_HEAP: add_heap(s, &ev->u.heap.h); break;
     case MR_EV_THREAD:
         add_thread(s, ev->u.thread.tid);

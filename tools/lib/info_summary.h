@@ -19,11 +19,16 @@
  * add modifies to both, as Valgrind's IR does. */
 typedef struct info_summary {
     mr_totals counted;          /* the same counts mr_totals has, from events */
+    uint64_t values;            /* accesses that carry a recorded value */
     uint64_t alloc_bytes;       /* bytes requested by allocations (calloc: count*size) */
     uint64_t block_defs;        /* block definitions read */
     uint64_t memory_instructions;   /* distinct addresses of executed
                                      * instructions that access memory */
     uint64_t symbols, modules, dataobjs, stacks, marks;
+    uint64_t call_events, return_events;   /* MR_EV_CALL/RETURN delivered:
+                                            * counted.calls/returns count the
+                                            * exits taken, which include a
+                                            * thread's last, target-less one */
     uint64_t events;            /* every event read */
     int have_time;              /* an execution was seen: time_first is set */
     uint64_t time_first;        /* global clock at the first block execution */
