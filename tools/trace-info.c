@@ -93,6 +93,9 @@ int main(int argc, char **argv)
         .truncated = mr_reader_truncated(reader),
         .truncation = mr_reader_error(reader),
     };
+    if (info_summary_totals_match(&summary) == 0)
+        fprintf(stderr, "%s: %s: warning: the end record's totals differ "
+                "from the events (see end_totals)\n", cli_prog(), src.name);
     dump_out out;
     out_init(&out, stdout, 0);
     if (json)

@@ -19,6 +19,14 @@ const char *info_format_time(uint64_t usec, char *buf, size_t n)
     return buf;
 }
 
+/* The reader's reason for a truncation without its "truncated: " lead,
+ * which the report says already. */
+static const char *truncation_reason(const info_source *src)
+{
+    const char *why = src->truncation ? src->truncation : "cut short";
+    return strncmp(why, "truncated: ", 11) == 0 ? why + 11 : why;
+}
+
 /* Memory accesses as the format counts them: a modify is one access. */
 static uint64_t accesses_of(const info_summary *s)
 {
@@ -97,8 +105,7 @@ void info_print_text(dump_out *o, const info_summary *s, const info_source *src)
     text_end(o, s);
     label(o, "complete");
     if (src->truncated)
-        out_fmt(o, "no, truncated: %s\n",
-                src->truncation ? src->truncation : "cut short");
+        out_fmt(o, "no, truncated: %s\n", truncation_reason(src));
     else
         out_str(o, "yes\n");
     text_u64(o, "instructions", c->instructions);
@@ -244,9 +251,7 @@ void info_print_json(dump_out *o, const info_summary *s, const info_source *src)
     json_key(o, &first, "truncated");
     out_str(o, src->truncated ? "true" : "false");
     json_string(o, &first, "truncation",
-                src->truncated ? (src->truncation ? src->truncation
-                                                  : "cut short")
-                               : NULL);
+                src->truncated ? truncation_reason(src) : NULL);
     json_u64(o, &first, "instructions", c->instructions);
     json_u64(o, &first, "blocks", c->blocks);
     json_u64(o, &first, "loads", c->loads + c->modifies);
