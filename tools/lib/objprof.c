@@ -143,20 +143,34 @@ static int note_heat(obj_gstats *gs, uint64_t off, int load, int store)
     return 0;
 }
 
-/* Keeps at most cap samples spread evenly: every stride-th access of the
- * group; when full, drop every other sample and double the stride. */
+/* Hash-threshold sampling: access number n of a group is kept while
+ * mix(n) is a multiple of stride; when the buffer fills, the stride doubles
+ * and the samples that no longer qualify go. The kept set is always
+ * "every access whose hash qualifies", so it spreads evenly over the run,
+ * and unlike every-k-th sampling it does not alias with loops that
+ * alternate instructions with a power-of-two period. */
+static uint64_t mix(uint64_t n)
+{
+    n *= 0x9e3779b97f4a7c15ull;
+    n ^= n >> 31;
+    n *= 0xbf58476d1ce4e5b9ull;
+    return n ^ (n >> 29);
+}
+
 static int note_sample(obj_gstats *gs, uint32_t cap, const obj_sample *s)
 {
     if (!gs->stride)
         gs->stride = 1;
-    if ((gs->accesses - 1) % gs->stride)
+    if (mix(s->n) & (gs->stride - 1))
         return 0;
-    if (gs->nsamples == cap) {
-        for (uint32_t i = 0; 2 * i < cap; i++)
-            gs->samples[i] = gs->samples[2 * i];
-        gs->nsamples = (cap + 1) / 2;
+    while (gs->nsamples == cap) {
         gs->stride *= 2;
-        if ((gs->accesses - 1) % gs->stride)
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < gs->nsamples; i++)
+            if (!(mix(gs->samples[i].n) & (gs->stride - 1)))
+                gs->samples[k++] = gs->samples[i];
+        gs->nsamples = k;
+        if (mix(s->n) & (gs->stride - 1))
             return 0;
     }
     if (gs->nsamples == gs->capsamples) {
@@ -245,7 +259,7 @@ static int on_access(objprof *p, const mr_event *ev, const mr_access *a,
             return -1;
     }
     if (p->o.samples) {
-        obj_sample smp = { time, o->serial, off, slot, ev->tid, a->kind };
+        obj_sample smp = { gs->accesses, time, o->serial, off, slot, ev->tid, a->kind };
         if (note_sample(gs, p->o.samples, &smp) < 0)
             return -1;
     }

@@ -56,6 +56,7 @@ typedef struct obj_heat {
 
 /* One sampled access. */
 typedef struct obj_sample {
+    uint64_t n;             /* access number within the group, from 1 */
     uint64_t time;
     uint64_t serial;        /* object within the group */
     uint64_t offset;
@@ -71,7 +72,7 @@ typedef struct obj_gstats {
     uint64_t nheat;
     obj_sample *samples;    /* evenly thinned over the run */
     uint32_t nsamples, capsamples;
-    uint64_t stride;        /* every stride-th access is sampled */
+    uint64_t stride;        /* kept: accesses whose hash is a multiple of it */
     int64_t db_id;          /* for the database writer: 0 until written */
 } obj_gstats;
 

@@ -1,0 +1,23 @@
+# offsets.gp: sampled accesses to one group against time. Top: which
+# object (serial, in allocation order); bottom: which offset in it. A
+# linked-list walk shows as objects visited in link order, always at the
+# same few offsets (the fields); an array sweep as a rising line of
+# offsets. Colours are instructions (function:line/kind).
+# Data: plot_offsets.sql.
+load plotdir . "/common.gp"
+set multiplot layout 2,1 title plottitle noenhanced
+set title ""
+set key outside right top vertical noenhanced
+set xlabel ""
+set ylabel "object (serial)"
+set lmargin 12
+set rmargin 34
+plot datafile using 1:2:(colour($6)) with points pt 7 ps 0.4 lc rgb variable notitle, \
+     for [i = 1:words(labels)] NaN with points pt 7 ps 1.2 lc rgb colour_name(i) title word(labels, i)
+set xlabel "time (instructions executed)"
+set ylabel "offset in object (bytes)"
+# a little room so fields at the extremes are not drawn on the border
+set offsets graph 0, graph 0, graph 0.05, graph 0.05
+unset key
+plot datafile using 1:3:(colour($6)) with points pt 7 ps 0.4 lc rgb variable notitle
+unset multiplot
