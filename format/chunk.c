@@ -54,14 +54,15 @@ void mr_frame_encode(const mr_frame *f, uint8_t out[MR_FRAME_LEN])
     mr_le32(out + 24, f->tid);
     mr_le32(out + 28, f->nrecords);
     mr_le32(out + 32, f->seq);
-    mr_le32(out + 36, mr_crc32(out, 36));
+    mr_le32(out + 36, f->zcrc);
+    mr_le32(out + 40, mr_crc32(out, 40));
 }
 
 const char *mr_frame_decode(const uint8_t in[MR_FRAME_LEN], mr_frame *f)
 {
     if (memcmp(in, MR_CHUNK_TAG, 4))
         return "bad chunk tag";
-    if (mr_rd32(in + 36) != mr_crc32(in, 36))
+    if (mr_rd32(in + 40) != mr_crc32(in, 40))
         return "frame header checksum mismatch";
     f->kind = in[4];
     f->flags = in[5];
@@ -71,11 +72,17 @@ const char *mr_frame_decode(const uint8_t in[MR_FRAME_LEN], mr_frame *f)
     f->tid = mr_rd32(in + 24);
     f->nrecords = mr_rd32(in + 28);
     f->seq = mr_rd32(in + 32);
+    f->zcrc = mr_rd32(in + 36);
     if (f->raw_size > MR_MAX_CHUNK_RAW)
         return "raw size too large";
     if (f->comp_size > ZSTD_compressBound(f->raw_size) || f->comp_size == 0)
         return "compressed size out of range";
-    if (f->nrecords > f->raw_size && f->kind != MR_CHUNK_INDEX)
+    if (f->nrecords > f->raw_size)
         return "record count out of range";
     return NULL;
+}
+
+uint32_t mr_zhdr_crc(const uint8_t *comp, size_t comp_size)
+{
+    return mr_crc32(comp, comp_size < MR_ZHDR_LEN ? comp_size : MR_ZHDR_LEN);
 }

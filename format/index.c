@@ -102,7 +102,8 @@ static int load_index(mr_reader *r)
         index_offset + MR_FRAME_LEN + f.comp_size != size - MR_TRAILER_LEN)
         return -1;
     uint8_t *comp = malloc(f.comp_size), *raw = malloc(f.raw_size + 1);
-    int ok = comp && raw && !pread_full(r, comp, f.comp_size, index_offset + MR_FRAME_LEN);
+    int ok = comp && raw && !pread_full(r, comp, f.comp_size, index_offset + MR_FRAME_LEN) &&
+             mr_zhdr_crc(comp, f.comp_size) == f.zcrc;
     if (ok) {
         size_t got = ZSTD_decompress(raw, f.raw_size, comp, f.comp_size);
         ok = !ZSTD_isError(got) && got == f.raw_size &&

@@ -306,6 +306,8 @@ int mr_reader_load_chunk(mr_reader *r)
                                   seq, (unsigned long long)off);
         r->next_seq++;
         r->chunks_read++;
+        if (mr_zhdr_crc(r->comp.p, f.comp_size) != f.zcrc)
+            return mr_reader_fail(r, 0, "chunk %u: checksum mismatch", seq);
         if (!known)
             continue;   /* optional chunk of a newer minor version */
         if (ZSTD_findFrameCompressedSize(r->comp.p, f.comp_size) != f.comp_size ||

@@ -25,7 +25,8 @@
 #define MR_FLAGS_REQUIRED_MASK 0xffffu /* header flag bits a reader must know */
 
 #define MR_CHUNK_TAG "MRCK"
-#define MR_FRAME_LEN 40               /* chunk frame header */
+#define MR_FRAME_LEN 44               /* chunk frame header */
+#define MR_ZHDR_LEN 18                /* zstd frame header bytes under zcrc */
 #define MR_TRAILER_LEN 24
 #define MR_TRAILER_MAGIC "MRTRAIL\n"
 
@@ -208,7 +209,11 @@ typedef struct mr_frame {
     uint32_t tid;        /* current thread at chunk start */
     uint32_t nrecords;   /* records (events or definitions) inside */
     uint32_t seq;        /* chunk number, 0 for the first */
+    uint32_t zcrc;       /* CRC-32 of the zstd frame's first MR_ZHDR_LEN bytes:
+                          * zstd ignores some header bits, this does not */
 } mr_frame;
+/* The zcrc of a compressed payload. */
+uint32_t mr_zhdr_crc(const uint8_t *comp, size_t comp_size);
 
 void mr_frame_encode(const mr_frame *f, uint8_t out[MR_FRAME_LEN]);
 /* NULL if fine, else what is wrong with the frame header. */

@@ -143,7 +143,8 @@ static int write_chunk(mr_writer *w, uint8_t kind, mr_buf *const *pieces,
     }
     mr_frame f = { .kind = kind, .raw_size = (uint32_t)raw,
                    .comp_size = (uint32_t)out.pos, .time = time, .tid = tid,
-                   .nrecords = nrecords, .seq = w->seq++ };
+                   .nrecords = nrecords, .seq = w->seq++,
+                   .zcrc = mr_zhdr_crc(w->comp.p, out.pos) };
     uint8_t hdr[MR_FRAME_LEN];
     mr_frame_encode(&f, hdr);
     if (put(w, hdr, sizeof hdr) || put(w, w->comp.p, out.pos))

@@ -386,7 +386,7 @@ static void gen_free(gen *g)
 }
 
 /* 0 if the delivered event matches the expected one, else a reason. */
-static const char *ev_diff(const exp_ev *e, const mr_event *ev)
+static __attribute__((unused)) const char *ev_diff(const exp_ev *e, const mr_event *ev)
 {
     if ((int)ev->kind != e->kind) return "kind";
     if (ev->tid != e->tid) return "tid";
@@ -433,7 +433,7 @@ static const char *ev_diff(const exp_ev *e, const mr_event *ev)
 }
 
 /* 0 if a delivered definition matches the expected one. */
-static const char *def_diff(const exp_ev *e, const mr_event *ev)
+static __attribute__((unused)) const char *def_diff(const exp_ev *e, const mr_event *ev)
 {
     if ((int)ev->kind != e->kind) return "def kind";
     switch (e->kind) {
@@ -477,7 +477,7 @@ static const char *def_diff(const exp_ev *e, const mr_event *ev)
     return "unexpected def kind";
 }
 
-static int is_def_kind(int k)
+static __attribute__((unused)) int is_def_kind(int k)
 {
     return k == MR_EV_PROCESS || k == MR_EV_MODULE || k == MR_EV_SYMBOL || k == MR_EV_DATAOBJ ||
            k == MR_EV_BLOCK_DEF || k == MR_EV_STACK;
@@ -490,6 +490,82 @@ static const char *tmp_trace_path(const char *tag)
     snprintf(path, sizeof path, "%s/memrec-test-%s-%d.mrt",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag, (int)getpid());
     return path;
+}
+
+/* A digest of everything an event carries, for comparing two reads. */
+static __attribute__((unused)) uint64_t ev_digest(const mr_event *ev)
+{
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ULL)
+    MIX(ev->kind);
+    MIX(ev->tid);
+    MIX(ev->time);
+    switch (ev->kind) {
+    case MR_EV_EXEC:
+        MIX(ev->u.exec.def->id);
+        MIX(ev->u.exec.exit);
+        MIX(ev->u.exec.naccesses);
+        for (uint32_t i = 0; i < ev->u.exec.naccesses; i++) {
+            MIX(ev->u.exec.accesses[i].addr);
+            MIX(ev->u.exec.accesses[i].value);
+            MIX(ev->u.exec.accesses[i].has_value);
+        }
+        break;
+    case MR_EV_CALL:
+    case MR_EV_RETURN:
+        MIX(ev->u.call.from);
+        MIX(ev->u.call.to);
+        break;
+    case MR_EV_HEAP:
+        MIX(ev->u.heap.h.op);
+        MIX(ev->u.heap.h.addr);
+        MIX(ev->u.heap.h.size);
+        MIX(ev->u.heap.h.stack);
+        break;
+    case MR_EV_THREAD:
+        MIX(ev->u.thread.op);
+        MIX(ev->u.thread.tid);
+        break;
+    case MR_EV_BLOCK_DEF:
+        MIX(ev->u.block_def->id);
+        MIX(ev->u.block_def->addr);
+        break;
+    case MR_EV_SYMBOL:
+        MIX(ev->u.symbol->addr);
+        break;
+    case MR_EV_MARK:
+        for (const char *c = ev->u.mark; *c; c++)
+            MIX(*c);
+        break;
+    default:
+        break;
+    }
+#undef MIX
+    return h;
+}
+
+/* Writes n bytes to a new file at path. */
+static __attribute__((unused)) void write_file(const char *path, const void *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || (n && fwrite(p, 1, n, f) != n) || fclose(f))
+        abort();
+}
+
+/* Reads a whole file (malloc'd). */
+static __attribute__((unused)) uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        abort();
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc(*n + 1);
+    if (*n && fread(p, 1, *n, f) != *n)
+        abort();
+    fclose(f);
+    return p;
 }
 
 #endif

@@ -1,0 +1,326 @@
+/*
+ * test_format_robust.c: bad input never crashes the reader. A trace cut at
+ * every byte offset yields every complete chunk's events then a truncation;
+ * random byte flips give a clear error; wrong version, not a trace, empty
+ * and missing files are named as such; a writer that cannot write reports
+ * it once and leaves the chunks written before readable.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <cmocka.h>
+#include "test_format_common.h"
+
+/* A small multi-chunk trace in memory, with for each event delivered the
+ * byte offset at which its chunk ends. */
+typedef struct sample {
+    uint8_t *bytes;
+    size_t size;
+    uint64_t *digest, *chunk_end;
+    size_t nev;
+} sample;
+
+static void make_sample(sample *s, int nevents, size_t chunk_bytes)
+{
+    const char *path = tmp_trace_path("sample");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    gen g;
+    rng_state = 12345;
+    gen_trace(&g, fd, chunk_bytes, nevents, 1, 1);
+    gen_free(&g);
+    s->bytes = slurp(path, &s->size);
+    char *err = NULL;
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    s->digest = malloc(100000 * sizeof *s->digest);
+    s->chunk_end = malloc(100000 * sizeof *s->chunk_end);
+    s->nev = 0;
+    mr_event ev;
+    int rc;
+    while ((rc = mr_next(r, &ev)) == 1) {
+        s->digest[s->nev] = ev_digest(&ev);
+        s->chunk_end[s->nev++] = mr_reader_bytes(r);
+    }
+    assert_int_equal(rc, 0);
+    mr_reader_close(r);
+    unlink(path);
+}
+
+static void free_sample(sample *s)
+{
+    free(s->bytes);
+    free(s->digest);
+    free(s->chunk_end);
+}
+
+static void test_cut_everywhere(void **state)
+{
+    (void)state;
+    sample s;
+    make_sample(&s, 300, 256);
+    assert_true(s.size > 2000);
+    const char *path = tmp_trace_path("cut");
+    for (size_t len = 0; len <= s.size; len++) {
+        write_file(path, s.bytes, len);
+        char *err = NULL;
+        mr_reader *r = mr_reader_open(path, &err);
+        if (!r) {
+            assert_true(len < 20);
+            assert_non_null(err);
+            if (len == 0)
+                assert_string_equal(err, "empty file");
+            else
+                assert_non_null(strstr(err, "truncated"));
+            mr_free_error(err);
+            continue;
+        }
+        size_t want = 0;
+        while (want < s.nev && s.chunk_end[want] <= len)
+            want++;
+        size_t n = 0;
+        mr_event ev;
+        int rc;
+        while ((rc = mr_next(r, &ev)) == 1) {
+            assert_true(n < want);
+            assert_true(ev_digest(&ev) == s.digest[n]);
+            n++;
+        }
+        if (n != want)
+            fail_msg("cut at %zu: %zu events, want %zu (%s)", len, n, want, mr_reader_error(r));
+        if (len == s.size) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(mr_reader_truncated(r), 0);
+        } else {
+            assert_int_equal(rc, -1);
+            if (!mr_reader_truncated(r))
+                fail_msg("cut at %zu: not reported truncated: %s", len, mr_reader_error(r));
+            assert_non_null(strstr(mr_reader_error(r), "truncated"));
+            assert_int_equal(mr_reader_chunk_count(r), -1);
+        }
+        mr_reader_close(r);
+    }
+    unlink(path);
+    free_sample(&s);
+}
+
+static void test_byte_flips(void **state)
+{
+    (void)state;
+    sample s;
+    make_sample(&s, 200, 512);
+    const char *path = tmp_trace_path("flip");
+    uint8_t *copy = malloc(s.size);
+    for (int iter = 0; iter < 3000; iter++) {
+        memcpy(copy, s.bytes, s.size);
+        int nflips = 1 + (int)rndn(3);
+        uint32_t at[3];
+        for (int k = 0; k < nflips; k++) {
+            at[k] = rndn((uint32_t)s.size);
+            copy[at[k]] ^= (uint8_t)(1u << rndn(8));
+        }
+        if (!memcmp(copy, s.bytes, s.size))
+            continue;
+        write_file(path, copy, s.size);
+        char *err = NULL;
+        mr_reader *r = mr_reader_open(path, &err);
+        if (!r) {
+            assert_non_null(err);
+            mr_free_error(err);
+            continue;
+        }
+        mr_event ev;
+        int rc;
+        size_t n = 0;
+        while ((rc = mr_next(r, &ev)) == 1)
+            n++;
+        /* Every byte is under some checksum: a flip is always noticed. */
+        if (rc != -1)
+            fail_msg("flip not detected (iteration %d, %zu events, offset %u of %zu)",
+                     iter, n, at[0], s.size);
+        assert_non_null(mr_reader_error(r));
+        assert_true(strlen(mr_reader_error(r)) > 5);
+        mr_reader_close(r);
+    }
+    free(copy);
+    unlink(path);
+    free_sample(&s);
+}
+
+static char *open_error(const void *bytes, size_t n)
+{
+    const char *path = tmp_trace_path("bad");
+    write_file(path, bytes, n);
+    char *err = NULL;
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_null(r);
+    unlink(path);
+    return err;
+}
+
+static void test_bad_files(void **state)
+{
+    (void)state;
+    char *err = open_error("", 0);
+    assert_string_equal(err, "empty file");
+    mr_free_error(err);
+    err = open_error("hello, world, this is text\n", 27);
+    assert_string_equal(err, "not a memrec trace");
+    mr_free_error(err);
+    err = open_error("\x89MR", 3);   /* a prefix of the magic: cut short */
+    assert_non_null(strstr(err, "truncated"));
+    mr_free_error(err);
+
+    sample s;
+    make_sample(&s, 10, 0);
+    /* Version 2 with a correct header checksum. */
+    uint8_t h[20];
+    memcpy(h, s.bytes, 20);
+    h[8] = 2;
+    h[9] = 0;
+    uint32_t c = 0xffffffffu;   /* CRC-32 as SPEC.md defines it */
+    for (int i = 0; i < 16; i++) {
+        c ^= h[i];
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    c ^= 0xffffffffu;
+    for (int i = 0; i < 4; i++)
+        h[16 + i] = (uint8_t)(c >> (8 * i));
+    memcpy(s.bytes, h, 20);
+    err = open_error(s.bytes, s.size);
+    assert_string_equal(err, "unsupported trace format version 2");
+    mr_free_error(err);
+    free_sample(&s);
+
+    mr_reader *r = mr_reader_open("/nonexistent/trace.mrt", &err);
+    assert_null(r);
+    assert_string_equal(err, strerror(ENOENT));
+    mr_free_error(err);
+}
+
+static void test_writer_dev_full(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    mr_writer *w = mr_writer_open("/dev/full", NULL, &err);
+    assert_null(w);
+    assert_non_null(err);
+    assert_non_null(strstr(err, strerror(ENOSPC)));
+    mr_free_error(err);
+}
+
+static void test_writer_broken_pipe(void **state)
+{
+    (void)state;
+    signal(SIGPIPE, SIG_IGN);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    char *err = NULL;
+    mr_writer *w = mr_writer_open_fd(p[1], &(mr_writer_options){ 0, 256 }, &err);
+    assert_non_null(w);
+    close(p[0]);
+    mr_instr_def in = { 0x1000, 4 };
+    mr_access_def ac = { 0, MR_STORE, 0, 8 };
+    mr_exit_def ex = { 1, 1, MR_JUMP_BORING };
+    mr_block_def b = { 0, 0x1000, 1, &in, 1, &ac, 1, &ex };
+    assert_int_equal(mr_write_block_def(w, &b), 0);
+    int failed_at = -1;
+    for (int i = 0; i < 100000 && failed_at < 0; i++) {
+        uint64_t a = rnd();
+        if (mr_write_exec(w, 0, 0, &a, NULL) < 0)
+            failed_at = i;
+    }
+    assert_true(failed_at >= 0);
+    assert_non_null(mr_writer_error(w));
+    assert_non_null(strstr(mr_writer_error(w), strerror(EPIPE)));
+    uint64_t a = 1;
+    assert_int_equal(mr_write_exec(w, 0, 0, &a, NULL), -1);   /* sticky */
+    assert_int_equal(mr_write_mark(w, "x"), -1);
+    assert_int_equal(mr_writer_close(w, NULL, &err), -1);
+    assert_non_null(strstr(err, strerror(EPIPE)));
+    mr_free_error(err);
+}
+
+/* A file size limit stops the writer halfway: what was written is a
+ * readable, truncated trace. */
+static void test_writer_file_limit(void **state)
+{
+    (void)state;
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 5000;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    const char *path = tmp_trace_path("limit");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ 0, 256 }, &err);
+    assert_non_null(w);
+    mr_instr_def in = { 0x1000, 4 };
+    mr_access_def ac = { 0, MR_LOAD, 0, 8 };
+    mr_exit_def ex = { 1, 1, MR_JUMP_BORING };
+    mr_block_def b = { 0, 0x1000, 1, &in, 1, &ac, 1, &ex };
+    mr_write_block_def(w, &b);
+    uint64_t written = 0;
+    for (int i = 0; i < 100000; i++) {
+        uint64_t a = rnd();
+        if (mr_write_exec(w, 0, 0, &a, NULL) < 0)
+            break;
+        written++;
+    }
+    assert_non_null(mr_writer_error(w));
+    assert_int_equal(mr_writer_close(w, NULL, &err), -1);
+    mr_free_error(err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_event ev;
+    int rc;
+    uint64_t execs = 0;
+    while ((rc = mr_next(r, &ev)) == 1)
+        execs += ev.kind == MR_EV_EXEC;
+    assert_int_equal(rc, -1);
+    assert_int_equal(mr_reader_truncated(r), 1);
+    assert_true(execs > 100 && execs <= written);
+    mr_reader_close(r);
+    unlink(path);
+}
+
+/* Misuse is an error of the writer, not a corrupt trace. */
+static void test_writer_misuse(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("misuse");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    uint64_t a = 0;
+    assert_int_equal(mr_write_exec(w, 5, 0, &a, NULL), -1);
+    assert_non_null(strstr(mr_writer_error(w), "undefined block 5"));
+    assert_int_equal(mr_writer_close(w, NULL, &err), -1);
+    mr_free_error(err);
+    /* What was written before the misuse is still a readable trace. */
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_event ev;
+    assert_int_equal(mr_next(r, &ev), -1);
+    assert_int_equal(mr_reader_truncated(r), 1);
+    mr_reader_close(r);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cut_everywhere),
+        cmocka_unit_test(test_byte_flips),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_writer_dev_full),
+        cmocka_unit_test(test_writer_broken_pipe),
+        cmocka_unit_test(test_writer_file_limit),
+        cmocka_unit_test(test_writer_misuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
