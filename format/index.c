@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "trace_internal.h"
 
@@ -82,13 +83,10 @@ static int load_index(mr_reader *r)
     if (r->index_state)
         return r->index_state > 0 ? 0 : -1;
     r->index_state = -1;
-    off_t end = r->regular ? lseek(r->fd, 0, SEEK_END) : -1;
-    if (end < 0)
+    struct stat st;   /* the size, without moving the stream position */
+    if (!r->regular || fstat(r->fd, &st) || (uint64_t)st.st_size < r->base)
         return -1;
-    /* Put the stream position back where reading goes on. */
-    if (lseek(r->fd, (off_t)(r->base + r->pos - (r->in_len - r->in_pos)), SEEK_SET) < 0)
-        return -1;
-    uint64_t size = (uint64_t)end - r->base;
+    uint64_t size = (uint64_t)st.st_size - r->base;
     uint8_t t[MR_TRAILER_LEN], h[MR_FRAME_LEN];
     uint64_t index_offset;
     uint32_t nchunks;
