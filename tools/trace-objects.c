@@ -223,6 +223,7 @@ int main(int argc, char **argv)
         po.on_object = objreport_object;
         po.ctx = report;
     }
+    po.reader = reader;
     if (!(prof = objprof_new(&po)))
         cli_fail(NULL, "out of memory");
     read_trace();

@@ -183,6 +183,7 @@ int main(int argc, char **argv)
                         argv[optind + 1]);
     const char *path = optind < argc ? argv[optind] : "-";
     reader = cli_open_trace(path);
+    mo.reader = reader;
     if (!(map = objmap_new(&mo)) || !(insns = objinsn_new()))
         cli_fail(NULL, "out of memory");
     static char outbuf[1 << 16];

@@ -136,13 +136,61 @@ static int sites_grow(objmap *m)
     return 0;
 }
 
+/* Is this function part of the allocator (see objmap.h)? */
+static int allocator_function(const char *fn, const char *file)
+{
+    static const char *const names[] = {
+        "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign",
+        "aligned_alloc", "valloc", "pvalloc", "reallocarray", "cfree", NULL
+    };
+    if (file) {
+        const char *base = strrchr(file, '/');
+        if (strcmp(base ? base + 1 : file, "vg_replace_malloc.c") == 0)
+            return 1;
+    }
+    if (!fn)
+        return 0;
+    if (strncmp(fn, "_Znw", 4) == 0 || strncmp(fn, "_Zna", 4) == 0 ||
+        strncmp(fn, "operator new", 12) == 0)
+        return 1;
+    /* __GI___libc_malloc, __libc_malloc, malloc@@GLIBC_2.2.5 */
+    if (strncmp(fn, "__GI_", 5) == 0)
+        fn += 5;
+    while (*fn == '_')
+        fn++;
+    if (strncmp(fn, "libc_", 5) == 0)
+        fn += 5;
+    size_t len = strcspn(fn, "@");
+    for (size_t i = 0; names[i]; i++)
+        if (strlen(names[i]) == len && strncmp(fn, names[i], len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Leading frames of s that are the allocator's own. */
+static uint32_t allocator_frames(const objmap *m, const mr_stack *s)
+{
+    uint32_t k = 0;
+    if (!m->o.reader)
+        return 0;
+    for (; k < s->depth; k++) {
+        /* Outer frames are return addresses: look inside the call. */
+        uint64_t ip = s->ips[k] - (k > 0 && s->ips[k] > 0);
+        const mr_symbol *sym = mr_reader_symbol(m->o.reader, ip);
+        if (!sym || !allocator_function(sym->function, sym->file))
+            break;
+    }
+    return k;
+}
+
 /* The heap group of an allocation stack (NULL stack: a group of no frames). */
 static obj_group *site_group(objmap *m, const mr_stack *s)
 {
-    uint32_t depth = s ? s->depth : 0;
+    uint32_t skip = s ? allocator_frames(m, s) : 0;
+    uint32_t depth = s ? s->depth - skip : 0;
     if (depth > m->o.group_depth)
         depth = m->o.group_depth;
-    const uint64_t *ips = s ? s->ips : NULL;
+    const uint64_t *ips = s ? s->ips + skip : NULL;
     uint64_t h = hash_frames(ips, depth);
     if (sites_grow(m) < 0)
         return NULL;

@@ -13,9 +13,14 @@
  *   offset  addr - obj->addr
  *
  * Groups. A heap group is the allocation site: the first `group_depth`
- * frames (default 1) of the allocation call stack, which the recorder gives
- * innermost first with frame 0 the caller of malloc (the allocator's own
- * frames are not in it). Each static data object (global or static
+ * frames (default 1) of the allocation call stack outside the allocator.
+ * The recorder gives the stack innermost first; leading frames that belong
+ * to the allocator are skipped: functions named malloc, calloc, realloc,
+ * free, memalign, posix_memalign, aligned_alloc, valloc, pvalloc,
+ * reallocarray, operator new and new[] (_Znw*, _Zna*), their __libc_ and
+ * __GI_ forms, and anything in Valgrind's vg_replace_malloc.c. This needs
+ * the trace's symbols (objmap_options.reader); without a reader frame 0 is
+ * taken as the call site. Each static data object (global or static
  * variable of the trace's modules) is a group of its own, named by its
  * symbol, with one object, serial 0. realloc keeps the object (and its
  * serial): only its address and size change.
@@ -111,6 +116,7 @@ typedef void (*obj_end_fn)(void *ctx, obj_object *o);
 typedef struct objmap_options {
     uint32_t group_depth;   /* frames defining a heap group; 0 means 1 */
     size_t user_size;       /* bytes for the caller in each object record */
+    const mr_reader *reader;/* symbols, to skip allocator frames; may be NULL */
     obj_end_fn on_end;      /* may be NULL */
     void *ctx;              /* passed to on_end */
 } objmap_options;

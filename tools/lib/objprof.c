@@ -342,6 +342,7 @@ objprof *objprof_new(const objprof_options *opts)
         p->o = *opts;
     objmap_options mo = { .group_depth = p->o.group_depth,
                           .user_size = sizeof(obj_stats),
+                          .reader = p->o.reader,
                           .on_end = object_ended, .ctx = p };
     p->map = objmap_new(&mo);
     p->insns = objinsn_new();

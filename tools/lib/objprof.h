@@ -102,6 +102,7 @@ typedef void (*objprof_object_fn)(void *ctx, const obj_object *o,
 typedef struct objprof_options {
     uint32_t group_depth;   /* frames defining a heap group (0: 1) */
     uint32_t samples;       /* most samples per group (0: none) */
+    const mr_reader *reader;/* symbols, to skip allocator frames (objmap.h) */
     objprof_object_fn on_object;  /* each object as it dies; may be NULL */
     void *ctx;
 } objprof_options;
