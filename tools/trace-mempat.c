@@ -154,8 +154,10 @@ static void feed_exec(const mr_event *ev)
     if (objinsn_count(insns) > nto_slot)
         map_new_instructions();
     const mr_access *a = ev->u.exec.accesses;
+    mempat_run *runs = mempat_runs(patterns);
+    const uint32_t *map = to_slot;
     for (uint32_t i = 0; i < ev->u.exec.naccesses; i++)
-        mempat_access(patterns, to_slot[slots[i]], a[i].addr, a[i].size);
+        mempat_access(patterns, runs, map[slots[i]], a[i].addr, a[i].size);
 }
 
 static void read_trace(const char *path)

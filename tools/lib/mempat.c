@@ -39,12 +39,7 @@ typedef struct shape {
     uint64_t accesses;   /* accesses in one item */
 } shape;
 
-/* The run being built: accesses [start, next) of one size. */
-typedef struct run {
-    uint64_t start, next;
-    uint64_t n;          /* 0 = no run yet */
-    uint32_t size;
-} run;
+typedef mempat_run run;
 
 /* One level's intermediate pattern (phases 1 and 2). Level 0 takes runs
  * and keeps its first run's size and count inline, to compare without
@@ -67,16 +62,19 @@ typedef struct item {
 } item;
 
 /* Misra-Gries heavy hitters over the deltas between consecutive accesses:
- * bounded memory, finds the dominant stride of an overflowed instruction. */
+ * bounded memory, finds the dominant stride of an overflowed instruction.
+ * Equal deltas in a row are merged before they enter (pending), which makes
+ * the result independent of how the slow path happened to batch them. */
 #define MG_SLOTS 4
 typedef struct stride_count {
     int64_t delta[MG_SLOTS];
     uint64_t count[MG_SLOTS];
+    int64_t pending_delta;
+    uint64_t pending;        /* times pending_delta occurred in a row */
 } stride_count;
 
 /* Everything known about one (instruction, kind). */
 typedef struct slot {
-    run r;
     level lv[MEMPAT_LEVELS];
     item *top;           /* committed patterns, NULL once overflowed */
     uint32_t ntop, cap_top;
@@ -104,6 +102,7 @@ typedef struct slot_key {
 } slot_key;
 
 struct mempat {
+    run *runs;           /* the hot part of each slot, see mempat_run */
     slot *slots;
     uint32_t nslots, cap_slots;
     void *slot_tree;     /* slot_key nodes, by (instr, kind) */
@@ -112,6 +111,7 @@ struct mempat {
     uint32_t *hash;      /* open addressing: shape id + 1, 0 = empty */
     uint32_t hash_mask;
     uint32_t max_patterns;
+    int stride_mode;     /* predict strides of single accesses inline */
     int failed;
 };
 
@@ -267,7 +267,29 @@ static void stride_add(stride_count *sc, int64_t delta, uint64_t w)
     }
 }
 
-static int64_t stride_dominant(const stride_count *sc)
+static int64_t stride_top(const stride_count *sc);
+
+/* delta occurred w more times in a row. */
+static void stride_note(stride_count *sc, int64_t delta, uint64_t w)
+{
+    if (sc->pending && sc->pending_delta == delta) {
+        sc->pending += w;
+        return;
+    }
+    if (sc->pending)
+        stride_add(sc, sc->pending_delta, sc->pending);
+    sc->pending_delta = delta;
+    sc->pending = w;
+}
+
+static int64_t stride_dominant(stride_count sc)
+{
+    if (sc.pending)
+        stride_add(&sc, sc.pending_delta, sc.pending);
+    return stride_top(&sc);
+}
+
+static int64_t stride_top(const stride_count *sc)
 {
     int best = 0;
     for (int j = 1; j < MG_SLOTS; j++)
@@ -281,13 +303,13 @@ static void summarise_run(slot *s, const run *r)
 {
     uint64_t last = r->next - r->size;
     if (s->accesses) {
-        stride_add(&s->sc, (int64_t)(r->start - s->last_addr), 1);
+        stride_note(&s->sc, (int64_t)(r->start - s->last_addr), 1);
     } else {
         s->min = r->start;
         s->max = last;
     }
     if (r->n > 1)
-        stride_add(&s->sc, r->size, r->n - 1);
+        stride_note(&s->sc, r->size, r->n - 1);
     if (r->start < s->min)
         s->min = r->start;
     if (last > s->max)
@@ -418,46 +440,107 @@ static void run_feed(mempat *m, slot *s, const run *r)
                   .first_size = r->size, .active = 1 };
 }
 
-void mempat_access(mempat *m, uint32_t id, uint64_t addr, uint32_t size)
+mempat_run *mempat_runs(mempat *m) { return m->runs; }
+
+/* Folds the hits of stride mode into the state, as if each had gone
+ * through the slow path, and returns to run mode with the last hit as the
+ * open run. Each hit ended the open single-access run, which matched
+ * level 0's stride (checked when stride mode began). */
+static void leave_stride_mode(mempat *m, slot *s, run *r)
+{
+    uint64_t p = r->n, step = r->step, last;
+    level *L = &s->lv[0];
+    r->stride_mode = 0;
+    r->n = 1;
+    r->step = r->size;
+    r->next = r->start + r->size;
+    if (p == 0)                     /* no hit: the open run as it was */
+        return;
+    run_feed(m, s, r);              /* the run open when stride mode began */
+    if (p > 1) {                    /* p - 1 more, in one step: an arithmetic
+                                     * progression (never across address 0),
+                                     * whose extremes are its ends */
+        last = r->start + (p - 1) * step;
+        stride_note(&s->sc, (int64_t)step, p - 1);
+        if (last < s->min)
+            s->min = last;
+        if (last > s->max)
+            s->max = last;
+        s->last_addr = last;
+        s->accesses += p - 1;
+        L->k += p - 1;
+        L->end = last + r->size;
+    }
+    r->start += p * step;
+    r->next = r->start + r->size;
+}
+
+/* Opens a run at addr; predicts the next access with stride mode when the
+ * run, staying a single access, would be one more element of level 0's
+ * stride of single accesses. */
+static void open_run(const mempat *m, slot *s, run *r, uint64_t addr,
+                     uint32_t size)
+{
+    const level *L = &s->lv[0];
+    r->start = addr;
+    r->size = size;
+    if (m->stride_mode && L->active && L->k && L->first_n == 1 && L->first_size == size &&
+        (int64_t)(addr - L->end) == L->off && L->off != 0) {
+        r->stride_mode = 1;
+        r->step = size + (uint64_t)L->off;
+        r->next = addr + r->step;
+        r->n = 0;
+    } else {
+        r->stride_mode = 0;
+        r->step = size;
+        r->next = addr + size;
+        r->n = 1;
+    }
+}
+
+void mempat_access_slow(mempat *m, uint32_t id, uint64_t addr, uint32_t size)
 {
     slot *s = &m->slots[id];
-    run *r = &s->r;
-    if (addr == r->next && size == r->size) {
-        r->next += size;
-        r->n++;
-        return;
-    }
+    run *r = &m->runs[id];
     if (s->finished)
         return;
+    if (r->stride_mode) {
+        leave_stride_mode(m, s, r);
+        if (addr == r->next && size == r->size) {
+            r->next += size;
+            r->n++;
+            return;
+        }
+    }
     if (r->n)
         run_feed(m, s, r);
     else
         s->size0 = size;
-    r->start = addr;
-    r->next = addr + size;
-    r->n = 1;
-    r->size = size;
+    open_run(m, s, r, addr, size);
 }
 
 /* Phase 3: whatever is not committed yet is committed, bottom up. */
-static void slot_finish(mempat *m, slot *s)
+static void slot_finish(mempat *m, slot *s, run *r)
 {
     if (s->finished)
         return;
-    if (s->r.n)
-        run_feed(m, s, &s->r);
+    if (r->stride_mode)
+        leave_stride_mode(m, s, r);
+    if (r->n)
+        run_feed(m, s, r);
     for (int i = 0; i < MEMPAT_LEVELS && !s->overflowed; i++)
         if (s->lv[i].active)
             level_commit(m, s, i);
     s->finished = 1;
-    s->r.next = 0;
-    s->r.size = 0;      /* no later access can extend the run */
+    r->next = 0;
+    r->step = 0;
+    r->size = 0;        /* no later access can match the prediction */
 }
 
 void mempat_finish(mempat *m)
 {
     for (uint32_t i = 0; i < m->nslots; i++)
-        slot_finish(m, &m->slots[i]);
+        slot_finish(m, &m->slots[i], &m->runs[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -478,6 +561,7 @@ mempat *mempat_new(uint32_t max_patterns)
     if (!m)
         return NULL;
     m->max_patterns = max_patterns ? max_patterns : 1;
+    m->stride_mode = 1;
     m->hash_mask = 1023;
     m->hash = calloc(m->hash_mask + 1, sizeof *m->hash);
     if (!m->hash) {
@@ -499,6 +583,10 @@ uint32_t mempat_slot(mempat *m, uint64_t instr, int access_kind)
         if (!s)
             goto oom;
         m->slots = s;
+        run *r = realloc(m->runs, cap * sizeof *r);
+        if (!r)
+            goto oom;
+        m->runs = r;
         m->cap_slots = cap;
     }
     slot_key *k = malloc(sizeof *k);
@@ -512,6 +600,7 @@ uint32_t mempat_slot(mempat *m, uint64_t instr, int access_kind)
     }
     slot *s = &m->slots[m->nslots];
     memset(s, 0, sizeof *s);
+    memset(&m->runs[m->nslots], 0, sizeof m->runs[0]);
     s->instr = instr;
     s->access_kind = access_kind;
     s->cache_shape = NO_SHAPE;
@@ -528,6 +617,7 @@ void mempat_free(mempat *m)
     for (uint32_t i = 0; i < m->nslots; i++)
         free(m->slots[i].top);
     free(m->slots);
+    free(m->runs);
     tdestroy(m->slot_tree, free);
     free(m->shapes);
     free(m->hash);
@@ -535,6 +625,8 @@ void mempat_free(mempat *m)
 }
 
 int mempat_failed(const mempat *m) { return m->failed; }
+
+void mempat_set_stride_mode(mempat *m, int on) { m->stride_mode = on; }
 
 uint32_t mempat_count(const mempat *m) { return m->nslots; }
 
@@ -575,7 +667,7 @@ void mempat_get_info(const mempat *m, uint32_t id, mempat_info *out)
     out->overflowed = s->overflowed;
     out->min = s->min;
     out->max = s->max;
-    out->stride = stride_dominant(&s->sc);
+    out->stride = stride_dominant(s->sc);
     if (s->overflowed || s->ntop > 1)
         out->kind = MEMPAT_COMPLEX;
     else if (s->ntop == 1)

@@ -53,6 +53,39 @@ typedef enum mempat_kind {
 
 typedef struct mempat mempat;
 
+/* The hot state of an instruction: the address its next access is
+ * predicted at. Kept apart from the rest of its state, in one dense array,
+ * so that the common case (the prediction holds) is a compare inlined in
+ * the caller's loop: see mempat_access(). Two predictions are made:
+ *   run mode     the access continues the run being built: step == size,
+ *                n accesses in the run so far, start its first;
+ *   stride mode  (step != size) the run at start is a single access that
+ *                matches level 0's stride of single accesses; each hit is
+ *                one more such element (n counts them): column walks and
+ *                repeats of one location go through the inline path too. */
+typedef struct mempat_run {
+    uint64_t next;       /* where the next access is predicted */
+    uint64_t step;       /* added to next on every hit */
+    uint64_t n;          /* run mode: accesses in the run, 0 = none yet;
+                          * stride mode: hits not yet folded into level 0 */
+    uint64_t start;      /* first access of the open run */
+    uint32_t size;       /* bytes of each access */
+    uint32_t stride_mode;
+} mempat_run;
+
+/* The array of runs, indexed by slot. It moves when mempat_slot() adds a
+ * slot: fetch it again after that. */
+mempat_run *mempat_runs(mempat *m);
+
+/* Stride mode on (1, the default) or off (0): the patterns are the same
+ * either way, only the speed differs; off is the reference the tests
+ * compare with. Set before the first access. */
+void mempat_set_stride_mode(mempat *m, int on);
+
+/* Everything but the common case of mempat_access(). */
+void mempat_access_slow(mempat *m, uint32_t slot, uint64_t addr,
+                        uint32_t size);
+
 /* What the analysis says about one instruction, after mempat_finish(). */
 typedef struct mempat_info {
     uint64_t instr;      /* instruction address */
@@ -75,8 +108,19 @@ void mempat_free(mempat *m);
  * Returns UINT32_MAX when out of memory. */
 uint32_t mempat_slot(mempat *m, uint64_t instr, int access_kind);
 
-/* Phases 1 and 2 for one access of a slot, in execution order. */
-void mempat_access(mempat *m, uint32_t slot, uint64_t addr, uint32_t size);
+/* Phases 1 and 2 for one access of a slot, in execution order. runs is
+ * mempat_runs(m), passed in so that a loop keeps it in a register. */
+static inline void mempat_access(mempat *m, mempat_run *runs, uint32_t slot,
+                                 uint64_t addr, uint32_t size)
+{
+    mempat_run *r = &runs[slot];
+    if (addr == r->next && size == r->size) {
+        r->next += r->step;
+        r->n++;
+        return;
+    }
+    mempat_access_slow(m, slot, addr, size);
+}
 
 /* Phase 3: commits every pattern still open. Call once, after the last
  * access; accesses after it are ignored. */
