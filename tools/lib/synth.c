@@ -27,7 +27,7 @@
 
 /* Functions of the pretend program, in text order. */
 enum { F_MAIN, F_SEQ, F_STR, F_RND, F_BUILD, F_WALK, F_FREE, F_WORKER,
-       NFUNCS };
+       F_TSTART, NFUNCS };
 
 /* Name and first source line of each function, for the symbols. */
 static const struct { const char *name; uint32_t line; } funcs[NFUNCS] = {
@@ -39,6 +39,7 @@ static const struct { const char *name; uint32_t line; } funcs[NFUNCS] = {
     [F_WALK] = {"chase_walk", 110},
     [F_FREE] = {"chase_free", 130},
     [F_WORKER] = {"worker", 150},
+    [F_TSTART] = {"start_thread", 180},
 };
 
 /* Blocks of the pretend program; the enum value is the block id. Blocks of
@@ -51,7 +52,8 @@ enum {
     B_BLD_ENTRY, B_BLD_ALLOC, B_BLD_LINK, B_BLD_RET,
     B_WLK_ENTRY, B_WLK_LOOP, B_WLK_RESTART, B_WLK_RET,
     B_FRE_ENTRY, B_FRE_LOOP, B_FRE_RET,
-    B_WRK_ENTRY, B_WRK_LOOP, B_WRK_WRAP, B_WRK_EXIT,
+    B_WRK_ENTRY, B_WRK_LOOP, B_WRK_WRAP, B_WRK_FREE, B_WRK_RET,
+    B_TS_CALL, B_TS_EXIT,
     NBLOCKS
 };
 
@@ -153,8 +155,16 @@ static const block_spec block_specs[NBLOCKS] = {
                     {LD(4, 8), MD(4, 8), NA(4), NA(3), NA(2)}},
     /* xor eax,eax; jmp loop */
     [B_WRK_WRAP] = {F_WORKER, MR_JUMP_BORING, 2, {NA(2), NA(2)}},
-    /* mov rdi,rbx; call free; ret */
-    [B_WRK_EXIT] = {F_WORKER, MR_JUMP_RET, 3, {NA(3), NA(5), NA(1)}},
+    /* mov rdi,rbx; call free */
+    [B_WRK_FREE] = {F_WORKER, MR_JUMP_BORING, 2, {NA(3), NA(5)}},
+    [B_WRK_RET] = {F_WORKER, MR_JUMP_RET, 2, {NA(1), NA(1)}},
+
+    /* A thread's first and last code, as in libc: call the start routine,
+     * then the exit system call (so the worker's return has a place to
+     * return to). mov rdi,arg; call worker */
+    [B_TS_CALL] = {F_TSTART, MR_JUMP_CALL, 2, {NA(4), NA(5)}},
+    /* xor edi,edi; mov eax,60; syscall (exit) */
+    [B_TS_EXIT] = {F_TSTART, MR_JUMP_SYSCALL, 3, {NA(2), NA(5), NA(2)}},
 };
 
 /* Interned call stacks of the heap operations (ids; 0 means none). */
@@ -613,6 +623,7 @@ static void chase_build_phase(gen *g)
 static void worker_start(gen *g, worker_state *wk)
 {
     switch_to(g, wk->tid);
+    exec0(g, B_TS_CALL);
     exec0(g, B_WRK_ENTRY);
     wk->buf = heap_malloc(g, WRK_LEN * 8ull, S_WORKER_MALLOC);
     wk->started = 1;
@@ -640,8 +651,10 @@ static void worker_finish(gen *g, worker_state *wk)
     if (!wk->started)
         worker_start(g, wk);
     switch_to(g, wk->tid);
-    exec0(g, B_WRK_EXIT);
+    exec0(g, B_WRK_FREE);
     heap_free(g, wk->buf, S_WORKER_FREE);
+    exec0(g, B_WRK_RET);
+    exec0(g, B_TS_EXIT);
     if (g->w && !g->failed)
         check(g, mr_write_thread_exit(g->w, wk->tid));
 }
@@ -770,7 +783,7 @@ static int write_module_and_symbols(mr_writer *w, const layout *l)
 }
 
 /* Block definitions and the heap call stacks (innermost frame first:
- * the call instruction, then main's call of the kernel). */
+ * the call of malloc or free, then the call of the function making it). */
 static int write_blocks_and_stacks(mr_writer *w, const layout *l)
 {
     for (uint32_t b = 0; b < NBLOCKS; b++)
@@ -780,11 +793,11 @@ static int write_blocks_and_stacks(mr_writer *w, const layout *l)
     const uint64_t ips[NSTACKS][2] = {
         {instr_addr(l, B_BLD_ALLOC, 1), main_call},
         {instr_addr(l, B_FRE_LOOP, 1), main_call},
-        {instr_addr(l, B_WRK_ENTRY, 3), 0},
-        {instr_addr(l, B_WRK_EXIT, 1), 0},
+        {instr_addr(l, B_WRK_ENTRY, 3), instr_addr(l, B_TS_CALL, 1)},
+        {instr_addr(l, B_WRK_FREE, 1), instr_addr(l, B_TS_CALL, 1)},
     };
     for (uint32_t s = 0; s < NSTACKS; s++) {
-        mr_stack st = {.id = s + 1, .depth = ips[s][1] ? 2 : 1, .ips = ips[s]};
+        mr_stack st = {.id = s + 1, .depth = 2, .ips = ips[s]};
         if (mr_write_stack(w, &st) < 0)
             return -1;
     }
