@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# trace-objects and trace-objrel on programs recorded with memrec, whose
+# objects are known exactly:
+#   - samples/linked_list: one group of N nodes (struct node: key at 0,
+#     weight at 8, score at 16, next at 24), each node touched at exactly
+#     those four offsets, all freed;
+#   - a program written here with static arrays of known sizes, blocks
+#     that are never freed, blocks that are freed, and a block grown by
+#     realloc (one object, its last size);
+#   - samples/struct_array: one calloc'd array of N 32-byte records.
+source "$(dirname "$0")/lib.sh"
+
+skip() { echo "ok 1 # SKIP $*"; exit 0; }
+for c in trace-objects trace-objrel; do
+  [ -x "$BIN/$c" ] || skip "$BIN/$c not built"
+done
+[ -x "$SAMPLES/linked_list" ] || skip "$SAMPLES/linked_list not built"
+command -v valgrind >/dev/null || skip "valgrind not installed"
+ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 || skip "memrec tool not built in $VALGRIND_LIB"
+q() { sqlite3 "$db" "$1"; }
+
+# ---- the linked list ---------------------------------------------------------
+N=300
+t=$TMP/list.trace db=$TMP/list.db
+record "$t" "$SAMPLES/linked_list" $N 1 >/dev/null
+check_eq "linked_list recorded" 0 $?
+"$BIN/trace-objects" -q --db "$db" "$t" 2>"$TMP/err"
+check_eq "trace-objects --db exit status" 0 $?
+check_eq "nothing on stderr" "" "$(cat "$TMP/err")"
+# The node group: the heap group with N objects of 32 bytes.
+site=$(q "SELECT s.id FROM alloc_sites s WHERE s.kind = 'heap' AND s.objects = $N
+          AND (SELECT max(size) FROM objects WHERE site = s.id) = 32")
+check "one group of $N 32-byte nodes" [ -n "$site" ]
+check_eq "that group is named by its malloc call site (main:line)" \
+  "main:$(grep -n 'nodes\[i\] = malloc' "$ROOT/samples/linked_list.c" | cut -d: -f1)" \
+  "$(q "SELECT name FROM alloc_sites WHERE id = $site")"
+check_eq "nodes are touched at exactly the offsets of their fields" "0 8 16 24" \
+  "$(q "SELECT group_concat(offset, ' ') FROM (SELECT offset FROM object_offsets
+        WHERE site = $site ORDER BY offset)")"
+check_eq "every node at all four offsets" "$N|4|4" \
+  "$(q "SELECT count(*), min(offsets), max(offsets) FROM objects WHERE site = $site")"
+check_eq "every node freed" 0 "$(q "SELECT count(*) FROM objects WHERE site = $site AND free_time IS NULL")"
+check_eq "serials 0..N-1" "0|$((N - 1))|$N" \
+  "$(q "SELECT min(serial), max(serial), count(DISTINCT serial) FROM objects WHERE site = $site")"
+check_eq "the walk's next-pointer load touches all N nodes at one offset" "1" \
+  "$(q "SELECT count(*) >= 1 FROM instr_groups ig JOIN instructions i ON i.id = ig.instruction
+        WHERE ig.site = $site AND i.kind = 'load' AND i.size = 8 AND ig.objects = $N
+          AND ig.offsets = 1 AND i.function IN ('walk', 'main')
+          AND ig.accesses >= $N")"
+name=$(q "SELECT name FROM alloc_sites WHERE id = $site")
+"$BIN/trace-objrel" -q --group="$name" "$t" > "$TMP/objrel" 2>"$TMP/err"
+check_eq "trace-objrel exit status" 0 $?
+check_eq "trace-objrel: the node group's offsets" "0 8 16 24" \
+  "$(awk -F'\t' '!/^#/ { print $9 }' "$TMP/objrel" | sort -n | uniq | tr '\n' ' ' | sed 's/ $//')"
+check_eq "trace-objrel: N distinct nodes" "$N" \
+  "$(awk -F'\t' '!/^#/ { print $8 }' "$TMP/objrel" | sort -u | wc -l)"
+check_eq "trace-objrel agrees with the database on the accesses to the group" \
+  "$(q "SELECT accesses FROM alloc_sites WHERE id = $site")" \
+  "$(grep -vc '^#' "$TMP/objrel")"
+"$BIN/trace-objects" -q "$t" > "$TMP/report"
+check "the report lists the node group" grep -q "$name" "$TMP/report"
+
+# ---- statics, leaks, frees, realloc --------------------------------------------
+cat > "$TMP/known.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+double table[1000];            /* 8000 bytes */
+static int counts[64];         /* 256 bytes */
+__attribute__((noinline)) static char *leak(size_t n) { return malloc(n); }
+__attribute__((noinline)) static char *temp(size_t n) { return malloc(n); }
+int main(void)
+{
+    char *kept[10];
+    for (int i = 0; i < 1000; i++)
+        table[i] = i;
+    for (int i = 0; i < 64; i++)
+        counts[i] += (int)table[i];
+    for (int i = 0; i < 10; i++) {
+        kept[i] = leak(48);
+        kept[i][0] = (char)i;
+    }
+    for (int i = 0; i < 5; i++) {
+        char *t = temp(16);
+        t[1] = 1;
+        free(t);
+    }
+    char *g = malloc(8);
+    for (int n = 16; n <= 256; n *= 2) {
+        g = realloc(g, n);
+        g[n - 1] = 1;
+    }
+    free(g);
+    return kept[3][0] + counts[2] - 5;
+}
+EOF
+if cc -O0 -g -o "$TMP/known" "$TMP/known.c"; then
+  t=$TMP/known.trace db=$TMP/known.db
+  record "$t" "$TMP/known" >/dev/null
+  "$BIN/trace-objects" -q --db "$db" "$t"
+  check_eq "known: trace-objects exit status" 0 $?
+  check_eq "static array 'table' with its size" "static|8000|1" \
+    "$(q "SELECT kind, size, count(*) FROM objects WHERE name = 'table'")"
+  check_eq "static array 'counts' with its size" "static|256" \
+    "$(q "SELECT kind, size FROM objects WHERE name = 'counts'")"
+  check_eq "'table' is its own group, named by its symbol" "static|1" \
+    "$(q "SELECT kind, objects FROM alloc_sites WHERE name = 'table'")"
+  check_eq "'table' written at all 1000 elements" "1000|1000" \
+    "$(q "SELECT offsets, stores FROM objects WHERE name = 'table'")"
+  check_eq "static objects have no free time" 0 \
+    "$(q "SELECT count(*) FROM objects WHERE kind = 'static' AND free_time IS NOT NULL")"
+  check_eq "10 blocks from leak(), never freed (NULL free time)" "10|10|48" \
+    "$(q "SELECT count(*), sum(o.free_time IS NULL), max(o.size) FROM objects o
+          JOIN alloc_sites s ON s.id = o.site WHERE s.function = 'leak'")"
+  check_eq "5 blocks from temp(), all freed after their allocation" "5|5" \
+    "$(q "SELECT count(*), sum(o.free_time >= o.alloc_time) FROM objects o
+          JOIN alloc_sites s ON s.id = o.site WHERE s.function = 'temp'")"
+  check_eq "the realloc'ed block is one object of its last size" "1|256|5" \
+    "$(q "SELECT count(*), max(o.size), max(o.reallocs) FROM objects o
+          JOIN alloc_sites s ON s.id = o.site
+          WHERE s.function = 'main' AND s.kind = 'heap'")"
+  check_eq "never_freed query finds leak()'s site" "10" \
+    "$("$BIN/trace-db" "$db" query never_freed --tsv | awk -F'\t' '$1 ~ /^leak:/ { print $2 }')"
+  check_eq "main's stack is classified as stack" "1" \
+    "$(q "SELECT count(*) > 0 FROM threads WHERE tid = 1 AND stack > 0")"
+else
+  fail "known.c compiles"
+fi
+
+# ---- struct_array: one array of records -----------------------------------------
+if [ -x "$SAMPLES/struct_array" ]; then
+  t=$TMP/sa.trace db=$TMP/sa.db
+  record "$t" "$SAMPLES/struct_array" 500 2 >/dev/null
+  "$BIN/trace-objects" -q --db "$db" "$t"
+  check_eq "struct_array: one calloc'd object of 500 records" "1|16000" \
+    "$(q "SELECT count(*), max(o.size) FROM objects o JOIN alloc_sites s ON s.id = o.site
+          WHERE s.function = 'main' AND s.kind = 'heap'")"
+  check_eq "struct_array: every access lands on a field offset (x, y, mass, id, flags)" "" \
+    "$(q "SELECT group_concat(DISTINCT f.offset % 32) FROM object_offsets f
+          JOIN alloc_sites s ON s.id = f.site
+          WHERE s.function = 'main' AND s.kind = 'heap' AND f.offset % 32 NOT IN (0, 8, 16, 20, 24)")"
+fi
