@@ -138,6 +138,47 @@ static void dump_lackey_event(const options *opt, const mr_event *ev)
         dump_lackey_exec(&out, ev, opt->from, opt->to, mask);
 }
 
+/* The time of the first event of chunk i, or UINT64_MAX when there is
+ * none or it cannot be read (*failed is then set). */
+static uint64_t chunk_start_time(mr_reader *r, int64_t i, int *failed)
+{
+    mr_event ev;
+    if (mr_reader_seek(r, (uint64_t)i) == 0 && mr_next(r, &ev) > 0)
+        return ev.time;
+    *failed = 1;
+    return UINT64_MAX;
+}
+
+/* With --from on an indexed trace file, starts reading at the last chunk
+ * whose first event comes before FROM rather than at the beginning: the
+ * clock never goes back, so every event of an earlier chunk, and every
+ * instruction of an execution in one, is before FROM (an execution ends
+ * where the next chunk's clock starts). Binary search over the chunks, one
+ * chunk decoded per step. Returns the reader to use: the same one, or when
+ * a probe failed (a damaged chunk the window may never need), a fresh one
+ * that reads from the start as if nothing had happened. */
+static mr_reader *skip_to_window(mr_reader *r, const char *path, uint64_t from)
+{
+    if (from == 0 || strcmp(path, "-") == 0)
+        return r;
+    int64_t n = mr_reader_chunk_count(r);
+    if (n < 2)
+        return r;
+    int failed = 0;
+    int64_t lo = 0, hi = n - 1;     /* chunk lo starts before from */
+    while (lo < hi && !failed) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (chunk_start_time(r, mid, &failed) < from)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (!failed && mr_reader_seek(r, (uint64_t)lo) == 0)
+        return r;
+    mr_reader_close(r);
+    return cli_open_trace(path);
+}
+
 int main(int argc, char **argv)
 {
     options opt;
@@ -145,6 +186,7 @@ int main(int argc, char **argv)
     parse_options(argc, argv, &opt);
 
     reader = cli_open_trace(opt.path);
+    reader = skip_to_window(reader, opt.path, opt.from);
     out_init(&out, stdout, 0);
     dump_text_init(&text, &out, reader);
     dump_filter_init(&filter, reader);

@@ -80,3 +80,20 @@ check_eq "closed stdout: nothing on stderr" "" "$(cat "$TMP/err")"
 (trap '' PIPE; "$BIN/trace-dump" "$t" 2>"$TMP/err" | head -n 1 >/dev/null; exit ${PIPESTATUS[0]})
 check_eq "closed stdout, SIGPIPE ignored: status 0" 0 $?
 check_eq "closed stdout, SIGPIPE ignored: nothing on stderr" "" "$(cat "$TMP/err")"
+
+# --from on an indexed file starts at the right chunk (binary search over
+# the index) instead of reading from the start: the output must be the
+# same as reading the whole stream from a pipe, for windows anywhere,
+# including ones that start inside a block or a chunk.
+total=$(j .instructions)
+for w in "--from=1" "--from=$((total / 3)) --to=$((total / 3 + 700))" \
+         "--from=$((total / 2 + 1)) --to=$((total / 2 + 2))" "--from=$((total - 5))" \
+         "--from=$((total / 4)) --to=$((total / 4 + 3000)) --thread=3" "--from=$((total + 10))"; do
+  for f in text lackey; do
+    check_eq "window $w, $f: file (seek) and pipe agree" \
+      "$(cat "$t" | "$BIN/trace-dump" --format=$f $w | md5sum)" \
+      "$("$BIN/trace-dump" --format=$f $w "$t" | md5sum)"
+  done
+done
+check_eq "window at the very end: 5 instructions" 5 \
+  "$("$BIN/trace-dump" --format=lackey --from=$((total - 5)) "$t" | grep -c '^I  ')"
