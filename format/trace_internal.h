@@ -103,7 +103,8 @@ int mr_buf_grow(mr_buf *b, size_t extra);     /* 0, or -1 out of memory */
 /* Makes room for extra more bytes (plus MR_PAD readable spare bytes). */
 static inline int mr_buf_reserve(mr_buf *b, size_t extra)
 {
-    return MR_LIKELY(b->cap - b->len >= extra) ? 0 : mr_buf_grow(b, extra);
+    /* b->p tested too: an empty request must still give a real buffer. */
+    return MR_LIKELY(b->cap - b->len >= extra && b->p) ? 0 : mr_buf_grow(b, extra);
 }
 void mr_buf_free(mr_buf *b);
 
