@@ -10,6 +10,8 @@ set title ""
 set key outside right top vertical noenhanced
 set xlabel ""
 set ylabel "object (serial)"
+# from just below 0, so a group of one object still has a y range
+set yrange [-0.5:*]
 set lmargin 12
 set rmargin 34
 plot datafile using 1:2:(colour($6)) with points pt 7 ps 0.4 lc rgb variable notitle, \
@@ -18,6 +20,7 @@ set xlabel "time (instructions executed)"
 set ylabel "offset in object (bytes)"
 # a little room so fields at the extremes are not drawn on the border
 set offsets graph 0, graph 0, graph 0.05, graph 0.05
+set yrange [-0.5:*]
 unset key
 plot datafile using 1:3:(colour($6)) with points pt 7 ps 0.4 lc rgb variable notitle
 unset multiplot

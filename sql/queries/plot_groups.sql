@@ -1,5 +1,5 @@
 -- plot_groups: data of trace-plot groups: the groups with the most memory traffic, loads and stores
--- Parameters: :run (default: the latest run), :limit (default 15).
+-- Parameters: :run (default: the latest run), :limit (default 10).
 -- Columns: label (group name and kind), loads, stores, accesses, bytes.
 -- Loads and stores are summed over the group's instructions (a modify
 -- counts in both).
@@ -14,4 +14,4 @@ JOIN instructions i ON i.id = ig.instruction
 WHERE s.run = coalesce(:run, (SELECT max(id) FROM runs))
 GROUP BY s.id
 ORDER BY s.accesses DESC
-LIMIT coalesce(:limit, 15);
+LIMIT coalesce(:limit, 10);

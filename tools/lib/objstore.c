@@ -78,12 +78,26 @@ static void where(const mr_reader *r, uint64_t ip, char *buf, size_t n)
 const char *objstore_group_name(const mr_reader *r, const obj_group *g,
                                 char *buf, size_t n)
 {
-    if (g->kind != OBJ_HEAP)
+    if (g->kind != OBJ_HEAP) {
         snprintf(buf, n, "%s", g->name ? g->name : kind_names[g->kind]);
-    else if (g->depth)
-        where(r, g->ips[0], buf, n);
-    else
+        return buf;
+    }
+    if (!g->depth) {
         snprintf(buf, n, "(no stack)");
+        return buf;
+    }
+    /* All the frames that define the group, so that groups made with
+     * --group-depth=N > 1 get different names: "grid:13 <- main:40". */
+    size_t used = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < g->depth; i++) {
+        char w[SYM_BUF];
+        where(r, g->ips[i], w, sizeof w);
+        int k = snprintf(buf + used, n - used, "%s%s", i ? " <- " : "", w);
+        if (k < 0 || (size_t)k >= n - used)
+            break;
+        used += (size_t)k;
+    }
     return buf;
 }
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# demo.sh (make demo): records the samples with memrec, profiles each with
+# trace-objects into one database, $MEMREC_BUILD/demo/profile.db, prints a
+# few canned query results and draws the plots into $MEMREC_BUILD/demo/.
+#   MEMREC_BUILD   the build directory (default build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${MEMREC_BUILD:-build}
+BIN=$BUILD/bin
+OUT=$BUILD/demo
+DB=$OUT/profile.db
+export VALGRIND_LIB=$PWD/$BUILD/valgrind
+case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
+export MEMREC_PLOTS=$PWD/plots
+
+for c in trace-objects trace-db trace-plot; do
+  [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
+done
+ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
+  { echo "demo: the memrec tool is not built in $VALGRIND_LIB" >&2; exit 1; }
+mkdir -p "$OUT"
+rm -f "$DB" "$OUT"/*.png "$OUT"/*.svg
+
+# name and arguments: small sizes, so the demo takes seconds, not minutes
+samples=(
+  "linked_list 2000 1"      # shuffled list: pointer chasing over one group
+  "binary_tree 3000"        # tree nodes: inserted, searched, freed
+  "struct_array 20000 3"    # array of records swept field by field
+  "matrix 200 2"            # rows then columns
+  "stencil 17 4"            # Himeno-style Jacobi over 14 arrays
+  "prodcons 2000"           # two threads through a ring buffer
+)
+echo "== recording and profiling into $DB"
+for s in "${samples[@]}"; do
+  set -- $s
+  name=$1; shift
+  [ -x "$BUILD/samples/$name" ] || { echo "   $name: not built, skipped"; continue; }
+  trace=$OUT/$name.trace
+  valgrind --tool=memrec -q --memrec-out-file="$trace" "$BUILD/samples/$name" "$@" >/dev/null
+  # the stencil's 14 arrays come from one helper, grid(): two frames
+  # of the allocation stack tell them apart
+  depth=1; [ "$name" = stencil ] && depth=2
+  "$BIN/trace-objects" -q --group-depth=$depth --db "$DB" "$trace"
+  printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
+done
+
+run_of() { sqlite3 "$DB" "SELECT max(id) FROM runs WHERE command LIKE '%/$1 %' OR command LIKE '%/$1'"; }
+query() {  # title, query name, options
+  echo
+  echo "== $1"
+  shift
+  "$BIN/trace-db" "$DB" query "$@" | sed 's/^/   /'
+}
+
+echo
+echo "== runs"
+"$BIN/trace-db" "$DB" runs | cut -c1-150 | sed 's/^/   /'
+list=$(run_of linked_list) tree=$(run_of binary_tree) sa=$(run_of struct_array)
+stencil=$(run_of stencil) pc=$(run_of prodcons)
+[ -n "$list" ] && query "linked_list: hottest groups" hot_groups --run="$list" --limit=5
+[ -n "$list" ] && query "linked_list: the fields of the node group by heat" group_fields --run="$list"
+[ -n "$list" ] && query "linked_list: instructions that touch many nodes" insn_many_objects --run="$list" --limit=6
+[ -n "$sa" ] && query "struct_array: the instructions sweeping the record array" group_instructions --run="$sa" --limit=8
+[ -n "$tree" ] && query "binary_tree: memory traffic per function" function_traffic --run="$tree" --limit=6
+[ -n "$stencil" ] && query "stencil (--group-depth=2): hottest groups" hot_groups --run="$stencil" --limit=8
+[ -n "$stencil" ] && query "stencil: never-freed heap objects by site" never_freed --run="$stencil" --limit=6
+[ -n "$pc" ] && query "prodcons: traffic per thread" thread_traffic --run="$pc"
+
+echo
+echo "== plots in $OUT"
+plot() {  # file, trace-plot arguments
+  local f=$1; shift
+  if "$BIN/trace-plot" "$@" --db "$DB" -o "$OUT/$f" >/dev/null; then
+    echo "   $OUT/$f"
+  else
+    echo "   $f: not drawn"
+  fi
+}
+[ -n "$list" ] && plot linked_list-offsets.png offsets --run="$list"
+[ -n "$list" ] && plot linked_list-lifetimes.png lifetimes --run="$list"
+[ -n "$tree" ] && plot binary_tree-lifetimes.png lifetimes --run="$tree"
+[ -n "$tree" ] && plot binary_tree-offsets.png offsets --run="$tree"
+[ -n "$sa" ] && plot struct_array-offsets.png offsets --run="$sa"
+[ -n "$stencil" ] && plot stencil-groups.png groups --run="$stencil"
+[ -n "$pc" ] && plot prodcons-groups.svg groups --run="$pc"
+echo
+echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"
