@@ -180,7 +180,7 @@ enum { S_NODE_MALLOC = 1, S_NODE_FREE, S_WORKER_MALLOC, S_WORKER_FREE,
 /* Sizes of the data the kernels walk. */
 #define SEQ_LEN (1u << 20)        /* doubles in seq_array: 8 MiB */
 #define STR_N 256u               /* rows and columns of the 2-D arrays */
-#define RND_LEN (8u << 20)        /* int64 in rand_table: 64 MiB */
+#define RND_LEN (SYNTH_RANDOM_BYTES / SYNTH_RANDOM_ALIGN)  /* int64 in rand_table */
 #define WRK_LEN 8192u             /* int64 in each worker's buffer */
 #define NODE_SIZE 32u             /* bytes malloc'd per list node */
 #define MAX_NODES (1u << 17)      /* list nodes at most: 128 Ki */
@@ -197,7 +197,7 @@ static const struct { const char *name; uint64_t size; } data_specs[NDATA] = {
     [D_STR_A] = {"str_a", STR_N * STR_N * 8ull},
     [D_STR_B] = {"str_bt", STR_N * STR_N * 8ull},
     [D_STR_C] = {"str_c", STR_N * STR_N * 8ull},
-    [D_RND] = {"rand_table", RND_LEN * 8ull},
+    [D_RND] = {"rand_table", SYNTH_RANDOM_BYTES},
     [D_INPUT] = {"worker_input", WRK_LEN * 8ull},
 };
 
@@ -525,7 +525,7 @@ static void kernel_random(gen *g)
     exec0(g, B_MAIN_CALL);
     exec0(g, B_RND_ENTRY);
     while (g->left > 0) {
-        uint64_t a = base + 8 * (rng_next(g) & (RND_LEN - 1));
+        uint64_t a = base + SYNTH_RANDOM_ALIGN * (rng_next(g) & (RND_LEN - 1));
         exec(g, B_RND_LOOP, &a, NULL);
     }
     exec0(g, B_RND_RET);

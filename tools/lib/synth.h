@@ -36,6 +36,11 @@
 #include <stdint.h>
 #include "memrec_trace.h"
 
+/* The random pattern's addresses: uniform over this many bytes, aligned
+ * to SYNTH_RANDOM_ALIGN (so each carries log2(bytes / align) random bits). */
+#define SYNTH_RANDOM_BYTES (64ull << 20)
+#define SYNTH_RANDOM_ALIGN 8u
+
 /* The access patterns a synthetic trace can follow. */
 typedef enum synth_pattern {
     SYNTH_SEQUENTIAL = 0,
