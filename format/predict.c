@@ -63,6 +63,8 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
             s->simple = 0;
         if (a->flags & MR_ACC_VALUE)
             s->has_value = 1;
+        if (a->flags & MR_ACC_GUARDED)
+            s->has_guard = 1;
         /* kcount[3*(i+1) + k-1]: accesses of kind k among the first i+1. */
         for (int k = 0; k < 3; k++)
             s->kcount[3 * (i + 1) + k] = s->kcount[3 * i + k] + (a->kind == k + 1);

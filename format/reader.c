@@ -421,8 +421,10 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
         return CORRUPT(r, "flag stream exhausted");
     const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
     mr_pred *pred = bs->pred;
-    const mr_access *tmpl = bs->tmpl;
-    mr_access *out = r->acc;
+    mr_access *tmpl = bs->tmpl;
+    /* Without guarded accesses nothing is dropped: the block's own template
+     * array is the output, only addresses (and values) are written. */
+    mr_access *out = bs->has_guard ? r->acc : tmpl;
     uint32_t nout;
     if (bs->simple) {
         for (uint32_t i = 0; i < n; i++) {
@@ -436,7 +438,6 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
                 pred[i].stride = delta;
                 pred[i].addr += delta;
             }
-            out[i] = tmpl[i];
             out[i].addr = pred[i].addr;
         }
         nout = n;
@@ -464,7 +465,8 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
                 return CORRUPT(r, "bad address flag or delta stream exhausted");
             }
             pred[i].voff = pred[i].addr - last;
-            out[nout] = tmpl[i];
+            if (out != tmpl)
+                out[nout] = tmpl[i];
             out[nout].addr = pred[i].addr;
             if (af & MR_ACC_VALUE) {
                 if (MR_UNLIKELY(vp >= vend))

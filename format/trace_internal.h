@@ -262,12 +262,13 @@ typedef struct mr_bstate {
     uint32_t epoch;        /* chunk epoch the arrays below belong to */
     uint8_t simple;        /* no guarded and no value accesses */
     uint8_t has_value;     /* some access records its value: MR_F_VHIT allowed */
+    uint8_t has_guard;     /* some access is guarded: executions may drop some */
     mr_pred *pred;         /* naccesses */
     uint32_t *succ;        /* nexits: block that followed each exit */
     uint8_t *aflags;       /* naccesses: MR_ACC_* of each access */
     uint32_t *kcount;      /* (naccesses+1)*3 prefix counts of L,S,M */
     uint64_t *exit_from;   /* nexits: address of the last instr of exit */
-    mr_access *tmpl;       /* naccesses: reader's output template */
+    mr_access *tmpl;       /* naccesses: reader's output, kind/size/instr preset */
 } mr_bstate;
 
 /* NULL if the def is acceptable, else why not. */
