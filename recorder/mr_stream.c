@@ -235,7 +235,8 @@ static HChar *read_status(void)
 
 /* Forks twice so that the encoder is not the client's child (a client's
  * wait() must never reap it); the middle process is reaped at once. */
-static Int spawn_encoder(const HChar *path, Int data_rd, Int status_wr)
+static Int spawn_encoder(const HChar *path, Int data_rd, Int data_wr, Int status_rd,
+                         Int status_wr)
 {
     HChar level[16];
     const HChar *argv[4];
@@ -252,6 +253,8 @@ static Int spawn_encoder(const HChar *path, Int data_rd, Int status_wr)
         return -1;
     if (middle == 0) {
         if (VG_(fork)() == 0) {
+            VG_(close)(data_wr);        /* else the encoder never sees EOF */
+            VG_(close)(status_rd);
             VG_(dup2)(data_rd, 0);
             VG_(dup2)(status_wr, 1);
             VG_(execv)(exe, argv);
@@ -278,7 +281,7 @@ static HChar *start_encoder(const HChar *path)
         VG_(close)(data[1]);
         return (HChar *)"cannot create a pipe\n";
     }
-    Int failed = spawn_encoder(path, data[0], status[1]);
+    Int failed = spawn_encoder(path, data[0], data[1], status[0], status[1]);
     VG_(close)(data[0]);
     VG_(close)(status[1]);
     data_fd = VG_(safe_fd)(data[1]);
