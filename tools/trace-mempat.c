@@ -27,7 +27,7 @@ static const char usage_text[] =
     "  --symbolize        append a tab and function:line to every line\n"
     "  --max-patterns=N   committed patterns kept per instruction (default %d);\n"
     "                     beyond, the instruction is summarised as\n"
-    "                     Overflow:[count=N,min=HEX,max=HEX,stride=D]\n"
+    "                     Overflow:[count=N,min=HEX,max=HEX,stride=D|none]\n"
     "  -q, --quiet        no progress on stderr\n"
     "  -h, --help         this help\n"
     "      --version      print the version\n"
@@ -301,7 +301,7 @@ int main(int argc, char **argv)
     order = malloc((n ? n : 1) * sizeof *order);
     if (!order)
         out_of_memory();
-    mempat_order(patterns, order);
+    n = mempat_order(patterns, order);
     if (o.db)
         store(&o, argc, argv, n);
     print_lines(&o, n);

@@ -36,7 +36,7 @@ static char *all_lines(mempat *m)
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    mempat_order(m, order);
+    n = mempat_order(m, order);
     for (uint32_t i = 0; i < n; i++) {
         char *line = mempat_line(m, order[i], NULL);
         assert_non_null(line);
@@ -283,6 +283,8 @@ static void test_kinds_and_order(void **state)
     feed(m, 0x500, W, 0x90, 8);
     feed(m, 0x500, R, 0xa0, 2);
     feed(m, 0x4ff, R, 0xb0, 1);
+    /* A slot that never saw an access has no line. */
+    assert_int_not_equal(mempat_slot(m, 0x400, W), UINT32_MAX);
     char *got = all_lines(m);
     assert_string_equal(got,
                         "R1@4ff=Fix:[1x1]\n"
@@ -319,6 +321,7 @@ static void test_overflow(void **state)
     assert_int_equal(i.min, 0x1000);
     assert_int_equal(i.max, max);
     assert_int_equal(i.stride, 8);
+    assert_true(i.has_stride);
     char want[128];
     snprintf(want, sizeof want,
              "Overflow:[count=400,min=1000,max=%llx,stride=8]",
@@ -369,6 +372,11 @@ static void test_overflow_long(void **state)
     mempat_finish(m);
     assert_true(info_of(m, 0).overflowed);
     assert_int_equal(info_of(m, 0).accesses, 200000);
+    /* Scattered accesses have no dominant stride. */
+    assert_false(info_of(m, 0).has_stride);
+    char *got = mempat_pattern_text(m, 0);
+    assert_non_null(strstr(got, ",stride=none]"));
+    free(got);
     mempat_free(m);
 }
 
@@ -419,6 +427,7 @@ static void test_stride_prediction_exits(void **state)
     i = info_of(m, mempat_slot(m, 0x50, R));
     assert_int_equal(i.accesses, 1001);
     assert_int_equal(i.stride, 0);
+    assert_true(i.has_stride);   /* a real stride of 0: the repeat */
     mempat_free(m);
 }
 
@@ -473,6 +482,7 @@ static void test_stride_mode_is_transparent(void **state)
             assert_int_equal(ia.min, ib.min);
             assert_int_equal(ia.max, ib.max);
             assert_int_equal(ia.stride, ib.stride);
+            assert_int_equal(ia.has_stride, ib.has_stride);
         }
         free(la);
         free(lb);

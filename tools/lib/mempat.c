@@ -267,8 +267,6 @@ static void stride_add(stride_count *sc, int64_t delta, uint64_t w)
     }
 }
 
-static int64_t stride_top(const stride_count *sc);
-
 /* delta occurred w more times in a row. */
 static void stride_note(stride_count *sc, int64_t delta, uint64_t w)
 {
@@ -282,20 +280,30 @@ static void stride_note(stride_count *sc, int64_t delta, uint64_t w)
     sc->pending = w;
 }
 
-static int64_t stride_dominant(stride_count sc)
-{
-    if (sc.pending)
-        stride_add(&sc, sc.pending_delta, sc.pending);
-    return stride_top(&sc);
-}
-
-static int64_t stride_top(const stride_count *sc)
+/* The counter holding the most. */
+static int stride_top(const stride_count *sc)
 {
     int best = 0;
     for (int j = 1; j < MG_SLOTS; j++)
         if (sc->count[j] > sc->count[best])
             best = j;
-    return sc->count[best] ? sc->delta[best] : 0;
+    return best;
+}
+
+/* The delta with the highest counter, if that counter holds at least a
+ * tenth of the n deltas: a counter underestimates by at most n / 5, so a
+ * stride making up 30% or more always qualifies, and scattered accesses
+ * (no stride at all) do not pretend to have one. */
+static int stride_dominant(stride_count sc, uint64_t n, int64_t *stride)
+{
+    if (sc.pending)
+        stride_add(&sc, sc.pending_delta, sc.pending);
+    int best = stride_top(&sc);
+    *stride = 0;
+    if (n == 0 || sc.count[best] * 10 < n)
+        return 0;
+    *stride = sc.delta[best];
+    return 1;
 }
 
 /* A finished run enters the summary of its instruction. */
@@ -642,11 +650,14 @@ static int order_cmp(const void *a, const void *b, void *arg)
     return x->access_kind - y->access_kind;
 }
 
-void mempat_order(const mempat *m, uint32_t *order)
+uint32_t mempat_order(const mempat *m, uint32_t *order)
 {
+    uint32_t n = 0;
     for (uint32_t i = 0; i < m->nslots; i++)
-        order[i] = i;
-    qsort_r(order, m->nslots, sizeof *order, order_cmp, m->slots);
+        if (m->slots[i].accesses)
+            order[n++] = i;
+    qsort_r(order, n, sizeof *order, order_cmp, m->slots);
+    return n;
 }
 
 const char *mempat_kind_name(mempat_kind k)
@@ -667,7 +678,8 @@ void mempat_get_info(const mempat *m, uint32_t id, mempat_info *out)
     out->overflowed = s->overflowed;
     out->min = s->min;
     out->max = s->max;
-    out->stride = stride_dominant(s->sc);
+    out->has_stride = stride_dominant(s->sc, s->accesses ? s->accesses - 1 : 0,
+                                      &out->stride);
     if (s->overflowed || s->ntop > 1)
         out->kind = MEMPAT_COMPLEX;
     else if (s->ntop == 1)
@@ -734,9 +746,12 @@ static void print_pattern(const mempat *m, FILE *f, const slot *s)
     mempat_info info;
     if (s->overflowed) {
         mempat_get_info(m, (uint32_t)(s - m->slots), &info);
-        fprintf(f, "Overflow:[count=%" PRIu64 ",min=%" PRIx64 ",max=%" PRIx64
-                   ",stride=%" PRId64 "]",
-                info.accesses, info.min, info.max, info.stride);
+        fprintf(f, "Overflow:[count=%" PRIu64 ",min=%" PRIx64 ",max=%" PRIx64,
+                info.accesses, info.min, info.max);
+        if (info.has_stride)
+            fprintf(f, ",stride=%" PRId64 "]", info.stride);
+        else
+            fputs(",stride=none]", f);
         return;
     }
     if (s->ntop == 1) {

@@ -96,6 +96,7 @@ typedef struct mempat_info {
     mempat_kind kind;    /* top-level kind; MEMPAT_COMPLEX when overflowed */
     uint64_t min, max;   /* lowest and highest address accessed */
     int64_t stride;      /* dominant difference between consecutive accesses */
+    int has_stride;      /* 0: no difference dominates (stride is then 0) */
 } mempat_info;
 
 /* A new analysis keeping at most max_patterns (>= 1) committed patterns per
@@ -129,10 +130,12 @@ void mempat_finish(mempat *m);
 /* 1 once an allocation failed (the analysis is then incomplete). */
 int mempat_failed(const mempat *m);
 
-/* Number of slots, and all of them in output order (instruction address,
- * then R, W, M) into order[mempat_count(m)]. */
+/* Number of slots; the slots with at least one access in output order
+ * (instruction address, then R, W, M) into order[mempat_count(m)],
+ * returning how many. A slot without accesses (an access of a block that
+ * never ran that far, or whose guard was always false) has no line. */
 uint32_t mempat_count(const mempat *m);
-void mempat_order(const mempat *m, uint32_t *order);
+uint32_t mempat_order(const mempat *m, uint32_t *order);
 
 void mempat_get_info(const mempat *m, uint32_t slot, mempat_info *out);
 
