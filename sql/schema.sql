@@ -98,7 +98,7 @@ CREATE INDEX IF NOT EXISTS objects_run_site ON objects(run, site);
 
 -- How often each offset of a group is touched, over all its objects: the
 -- heat of the fields of a structure. Offsets below 65536 are exact (span 1);
--- beyond, accesses are counted per 64-byte line (span 64, offset = line start).
+-- beyond, accesses are counted per 4096-byte span (span 4096, offset = span start).
 CREATE TABLE IF NOT EXISTS object_offsets (
     run    INTEGER NOT NULL REFERENCES runs(id),         -- the run
     site   INTEGER NOT NULL REFERENCES alloc_sites(id),  -- the group

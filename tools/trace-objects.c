@@ -7,11 +7,14 @@
  * readable report of the hottest groups and objects is printed.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "objinsn.h"
+#include "objmap.h"
 #include "objprof.h"
 #include "objreport.h"
 #include "objstore.h"
@@ -19,7 +22,7 @@
 
 static const char usage_text[] =
     "Usage: trace-objects [--db FILE] [--group-depth=N] [--samples=N] [--top=N]\n"
-    "                     [-q] [TRACE|-]\n"
+    "                     [--translate-only] [-q] [TRACE|-]\n"
     "Translate every memory access of a trace to (instruction, group, object,\n"
     "offset, time) and profile groups, objects, fields and instructions.\n"
     "\n"
@@ -31,6 +34,9 @@ static const char usage_text[] =
     "  --samples=N      accesses kept per group, evenly thinned over the run,\n"
     "                   for trace-plot (default 4096; 0: none)\n"
     "  --top=N          groups and objects listed in the report (default 15)\n"
+    "  --translate-only only translate each access to its object and count\n"
+    "                   accesses by kind of memory (heap, static, stack,\n"
+    "                   unknown): the translation without the profile\n"
     "  -q, --quiet      no progress on stderr\n"
     "  -h, --help       this help\n"
     "      --version    print the version\n"
@@ -154,6 +160,70 @@ static void read_trace(void)
     }
 }
 
+/* --translate-only: objmap alone, every access looked up, nothing kept. */
+static void translate_only(uint32_t depth)
+{
+    objmap_options mo = { .group_depth = depth, .reader = reader };
+    objmap *m = objmap_new(&mo);
+    objinsn *t = objinsn_new();
+    obj_cache *caches = NULL;
+    uint32_t ncaches = 0, *scratch = NULL, nscratch = 0;
+    uint64_t by_kind[4] = { 0 }, offsets = 0, events = 0;
+    mr_event ev;
+    if (!m || !t)
+        cli_fail(NULL, "out of memory");
+    while (cli_next(reader, trace_path, &ev, 1) > 0) {
+        if (objmap_event(m, &ev) < 0)
+            cli_fail(NULL, "out of memory");
+        if ((++events & 0xffff) == 0)
+            cli_progress(reader);
+        if (ev.kind != MR_EV_EXEC || !ev.u.exec.naccesses)
+            continue;
+        const mr_block_def *def = ev.u.exec.def;
+        if (def->naccesses > nscratch) {
+            free(scratch);
+            nscratch = def->naccesses;
+            if (!(scratch = malloc(nscratch * sizeof *scratch)))
+                cli_fail(NULL, "out of memory");
+        }
+        const uint32_t *slots = objinsn_exec(t, &ev, scratch);
+        if (!slots)
+            cli_fail(NULL, "out of memory");
+        if (objinsn_count(t) > ncaches) {
+            uint32_t n = objinsn_count(t) * 2;
+            obj_cache *c = realloc(caches, n * sizeof *c);
+            if (!c)
+                cli_fail(NULL, "out of memory");
+            memset(c + ncaches, 0, (n - ncaches) * sizeof *c);
+            caches = c;
+            ncaches = n;
+        }
+        for (uint32_t i = 0; i < ev.u.exec.naccesses; i++) {
+            uint64_t addr = ev.u.exec.accesses[i].addr;
+            obj_object *o = objmap_find(m, &caches[slots[i]], ev.tid, addr);
+            by_kind[o->group->kind]++;
+            offsets += addr - o->addr;  /* use the offset, as a profile would */
+        }
+    }
+    cli_progress_done();
+    objmap_finish(m);
+    uint64_t all = by_kind[0] + by_kind[1] + by_kind[2] + by_kind[3];
+    const objmap_stats *st = objmap_get_stats(m);
+    printf("accesses %" PRIu64 ": heap %" PRIu64 ", static %" PRIu64
+           ", stack %" PRIu64 ", unknown %" PRIu64 "\n",
+           all, by_kind[0], by_kind[1], by_kind[2], by_kind[3]);
+    printf("objects: %" PRIu64 " heap (at most %" PRIu64 " live at once, statics "
+           "included), %" PRIu64 " static; %u groups; %" PRIu64
+           " lookups missed the per-instruction cache\n",
+           st->heap_objects, st->peak_live, st->static_objects,
+           objmap_ngroups(m), st->lookups_slow);
+    (void)offsets;
+    free(caches);
+    free(scratch);
+    objinsn_free(t);
+    objmap_free(m);
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -161,6 +231,7 @@ int main(int argc, char **argv)
         {"group-depth", required_argument, NULL, 'g'},
         {"samples", required_argument, NULL, 's'},
         {"top", required_argument, NULL, 't'},
+        {"translate-only", no_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -168,7 +239,7 @@ int main(int argc, char **argv)
     };
     objprof_options po = { .group_depth = 1, .samples = 4096 };
     uint64_t top = 15;
-    int c;
+    int c, only_translate = 0;
     cli_init(argv[0]);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
@@ -187,6 +258,7 @@ int main(int argc, char **argv)
             break;
         }
         case 't': top = cli_parse_u64("--top", optarg); break;
+        case 'T': only_translate = 1; break;
         case 'q': cli_set_quiet(1); break;
         case 'h': fputs(usage_text, stdout); return 0;
         case 'V': cli_version();
@@ -208,6 +280,14 @@ int main(int argc, char **argv)
     /* The trace first: a trace that cannot be opened never touches the
      * database. */
     reader = cli_open_trace(trace_path);
+    if (only_translate) {
+        if (db_path)
+            cli_usage_error("--translate-only writes no database");
+        translate_only(po.group_depth);
+        mr_reader_close(reader);
+        free(options_text);
+        return 0;
+    }
     if (db_path) {
         char *err;
         if (!(db = pdb_open(db_path, PDB_CREATE, &err))) {

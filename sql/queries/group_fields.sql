@@ -1,7 +1,7 @@
 -- group_fields: the fields (offsets) of one group by heat: which parts of a structure are used
 -- Parameters: :run (default: the latest run), :group (a group name such as
 -- 'list_push:31' or a symbol; default: the hottest heap or static group).
--- Offsets are exact below 65536 (span 1); beyond, 64-byte lines (span 64);
+-- Offsets are exact below 65536 (span 1); beyond, 4096-byte spans (span 4096);
 -- rows are ordered by accesses per byte of span, hottest first.
 WITH g AS (
     SELECT id, name FROM alloc_sites

@@ -4,18 +4,28 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define PAGE_SHIFT 12
 #define BIG_BYTES (256u << 10)      /* larger objects go to the big array */
 #define STACK_BELOW 4096u           /* window reaches this far below the lowest push */
 #define STACK_ABOVE (128u << 10)    /* and this far above the highest */
-#define POOL_SLOTS 4096             /* object records per pool block */
+#define POOL_SLOTS 32768            /* object records per pool block (4 MiB at 128 bytes) */
+#define HUGE_PAGE (2u << 20)
 
-/* The live objects overlapping one 4 KiB page, sorted by address. */
+/* Objects sorted by start address. The starts are kept apart from the
+ * records so that a binary search reads one small array instead of
+ * touching a record (a cache miss) at every step. */
+typedef struct objvec {
+    uint64_t *start;
+    obj_object **obj;
+    uint32_t n, cap;
+} objvec;
+
+/* The live objects overlapping one 4 KiB page. */
 typedef struct page {
     uint64_t key;           /* page number + 1; 0 marks an empty hash slot */
-    uint32_t n, cap;
-    obj_object **v;
+    objvec v;
 } page;
 
 /* A thread's stack window, kept as a pseudo-object so caches work. */
@@ -38,8 +48,7 @@ struct objmap {
     page *pages;            /* open addressing, linear probing */
     size_t npages, cappages;
 
-    obj_object **big;       /* objects over BIG_BYTES, sorted by address */
-    size_t nbig, capbig;
+    objvec big;             /* objects over BIG_BYTES */
 
     char **pool_blocks;     /* object records, never moved */
     size_t nblocks, capblocks;
@@ -58,6 +67,9 @@ struct objmap {
     obj_group *stack_group, *unknown_group;
     obj_object unknown;     /* the pseudo-object of unknown accesses */
 
+    obj_cache last;         /* the object of the last lookup, any instruction:
+                             * consecutive accesses to one object by different
+                             * instructions (p->key, then p->next) hit it */
     objmap_stats stats;
 };
 
@@ -237,6 +249,18 @@ static obj_group *stack_id_group(objmap *m, uint32_t id, const mr_stack *s)
 
 /* ---- object records ----------------------------------------------------- */
 
+/* Records are reached at random (pointer chasing visits objects in link
+ * order): huge pages spare a TLB miss per lookup where the kernel offers
+ * them (transparent huge pages in "madvise" mode). */
+static char *pool_block(size_t bytes)
+{
+    bytes = (bytes + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    char *b = aligned_alloc(HUGE_PAGE, bytes);
+    if (b)
+        madvise(b, bytes, MADV_HUGEPAGE);
+    return b;
+}
+
 static obj_object *new_object(objmap *m)
 {
     obj_object *o = m->free_list;
@@ -247,7 +271,7 @@ static obj_object *new_object(objmap *m)
             if (grow(&m->pool_blocks, sizeof *m->pool_blocks, m->nblocks,
                      &m->capblocks) < 0)
                 return NULL;
-            char *b = malloc(POOL_SLOTS * m->slot_bytes);
+            char *b = pool_block(POOL_SLOTS * m->slot_bytes);
             if (!b)
                 return NULL;
             m->pool_blocks[m->nblocks++] = b;
@@ -331,46 +355,64 @@ static page *page_get(objmap *m, uint64_t pn)
     return &m->pages[j];
 }
 
-/* Index of the first element of v[0..n) whose address is > addr. */
-static size_t upper_bound(obj_object *const *v, size_t n, uint64_t addr)
+/* Index of the first object of v whose start is > addr. Branchless (the
+ * compiler makes the ternary a conditional move): lookups land at random
+ * places of a page, and a mispredicted branch per step cost more than the
+ * whole search. */
+static uint32_t ov_upper(const objvec *v, uint64_t addr)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (v[mid]->addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const uint64_t *base = v->start;
+    uint32_t n = v->n;
+    if (!n)
+        return 0;
+    while (n > 1) {
+        uint32_t half = n / 2;
+        base = base[half] <= addr ? base + half : base;
+        n -= half;
     }
-    return lo;
+    return (uint32_t)(base - v->start) + (*base <= addr);
 }
 
-static int vec_insert(obj_object ***v, uint32_t *n, uint32_t *cap,
-                      obj_object *o)
+static int ov_insert(objvec *v, obj_object *o)
 {
-    if (*n == *cap) {
-        uint32_t c = *cap ? 2 * *cap : 2;
-        obj_object **nv = realloc(*v, c * sizeof *nv);
-        if (!nv)
+    if (v->n == v->cap) {
+        uint32_t c = v->cap ? 2 * v->cap : 2;
+        uint64_t *ns = realloc(v->start, c * sizeof *ns);
+        if (!ns)
             return -1;
-        *v = nv;
-        *cap = c;
+        v->start = ns;
+        obj_object **no = realloc(v->obj, c * sizeof *no);
+        if (!no)
+            return -1;
+        v->obj = no;
+        v->cap = c;
     }
-    size_t i = upper_bound(*v, *n, o->addr);
-    memmove(*v + i + 1, *v + i, (*n - i) * sizeof **v);
-    (*v)[i] = o;
-    (*n)++;
+    uint32_t i = ov_upper(v, o->addr);
+    memmove(v->start + i + 1, v->start + i, (v->n - i) * sizeof *v->start);
+    memmove(v->obj + i + 1, v->obj + i, (v->n - i) * sizeof *v->obj);
+    v->start[i] = o->addr;
+    v->obj[i] = o;
+    v->n++;
     return 0;
 }
 
-static void vec_remove(obj_object **v, uint32_t *n, obj_object *o)
+static void ov_remove(objvec *v, const obj_object *o)
 {
-    for (uint32_t i = 0; i < *n; i++)
-        if (v[i] == o) {
-            memmove(v + i, v + i + 1, (*n - i - 1) * sizeof *v);
-            (*n)--;
+    /* o sits among the entries starting at o->addr: just below the upper
+     * bound of its address. */
+    for (uint32_t i = ov_upper(v, o->addr); i-- > 0 && v->start[i] == o->addr;)
+        if (v->obj[i] == o) {
+            memmove(v->start + i, v->start + i + 1, (v->n - i - 1) * sizeof *v->start);
+            memmove(v->obj + i, v->obj + i + 1, (v->n - i - 1) * sizeof *v->obj);
+            v->n--;
             return;
         }
+}
+
+static void ov_free(objvec *v)
+{
+    free(v->start);
+    free(v->obj);
 }
 
 /* Pages an object is listed in: those it overlaps; a zero-size object is
@@ -386,20 +428,13 @@ static int is_big(const obj_object *o) { return o->size > BIG_BYTES; }
 static int map_insert(objmap *m, obj_object *o)
 {
     o->live = 1;
-    if (is_big(o)) {
-        size_t i = upper_bound(m->big, m->nbig, o->addr);
-        if (grow(&m->big, sizeof *m->big, m->nbig, &m->capbig) < 0)
-            return -1;
-        memmove(m->big + i + 1, m->big + i, (m->nbig - i) * sizeof *m->big);
-        m->big[i] = o;
-        m->nbig++;
-        return 0;
-    }
+    if (is_big(o))
+        return ov_insert(&m->big, o);
     uint64_t first, last;
     page_span(o, &first, &last);
     for (uint64_t pn = first; pn <= last; pn++) {
         page *p = page_get(m, pn);
-        if (!p || vec_insert(&p->v, &p->n, &p->cap, o) < 0)
+        if (!p || ov_insert(&p->v, o) < 0)
             return -1;
     }
     return 0;
@@ -409,13 +444,7 @@ static void map_remove(objmap *m, obj_object *o)
 {
     o->live = 0;
     if (is_big(o)) {
-        for (size_t i = 0; i < m->nbig; i++)
-            if (m->big[i] == o) {
-                memmove(m->big + i, m->big + i + 1,
-                        (m->nbig - i - 1) * sizeof *m->big);
-                m->nbig--;
-                return;
-            }
+        ov_remove(&m->big, o);
         return;
     }
     uint64_t first, last;
@@ -423,7 +452,7 @@ static void map_remove(objmap *m, obj_object *o)
     for (uint64_t pn = first; pn <= last; pn++) {
         page *p = page_find(m, pn);
         if (p)
-            vec_remove(p->v, &p->n, o);
+            ov_remove(&p->v, o);
     }
 }
 
@@ -431,11 +460,11 @@ static void map_remove(objmap *m, obj_object *o)
  * static ones nested in others (a symbol inside a larger one), so the
  * nearest start at or below addr is nearly always it; look a few further
  * down only when it is not (bounded: misses into gaps stay cheap). */
-static obj_object *vec_find(obj_object *const *v, size_t n, uint64_t addr)
+static obj_object *ov_find(const objvec *v, uint64_t addr)
 {
-    size_t i = upper_bound(v, n, addr);
+    uint32_t i = ov_upper(v, addr);
     for (int tries = 0; i > 0 && tries < 8; tries++) {
-        obj_object *o = v[--i];
+        obj_object *o = v->obj[--i];
         if (addr - o->addr < o->size)
             return o;
         if (o->group->kind == OBJ_HEAP)
@@ -448,13 +477,13 @@ static obj_object *vec_find(obj_object *const *v, size_t n, uint64_t addr)
 static obj_object *map_find(objmap *m, uint64_t addr)
 {
     page *p = page_find(m, addr >> PAGE_SHIFT);
-    if (p && p->n) {
-        obj_object *o = vec_find(p->v, p->n, addr);
+    if (p && p->v.n) {
+        obj_object *o = ov_find(&p->v, addr);
         if (o)
             return o;
     }
-    if (m->nbig)
-        return vec_find(m->big, m->nbig, addr);
+    if (m->big.n)
+        return ov_find(&m->big, addr);
     return NULL;
 }
 
@@ -462,13 +491,15 @@ static obj_object *map_find(objmap *m, uint64_t addr)
 static obj_object *heap_at(objmap *m, uint64_t addr)
 {
     page *p = page_find(m, addr >> PAGE_SHIFT);
-    if (p)
-        for (uint32_t i = 0; i < p->n; i++)
-            if (p->v[i]->addr == addr && p->v[i]->group->kind == OBJ_HEAP)
-                return p->v[i];
-    for (size_t i = 0; i < m->nbig; i++)
-        if (m->big[i]->addr == addr && m->big[i]->group->kind == OBJ_HEAP)
-            return m->big[i];
+    const objvec *vs[2] = { p ? &p->v : NULL, &m->big };
+    for (int k = 0; k < 2; k++) {
+        const objvec *v = vs[k];
+        if (!v)
+            continue;
+        for (uint32_t i = ov_upper(v, addr); i-- > 0 && v->start[i] == addr;)
+            if (v->obj[i]->group->kind == OBJ_HEAP)
+                return v->obj[i];
+    }
     return NULL;
 }
 
@@ -676,8 +707,13 @@ obj_object *objmap_find_slow(objmap *m, obj_cache *c, uint32_t tid,
                              uint64_t addr)
 {
     (void)tid;
+    obj_object *o = m->last.obj;
+    if (o && o->gen == m->last.gen && addr - o->addr < o->size) {
+        *c = m->last;
+        return o;
+    }
     m->stats.lookups_slow++;
-    obj_object *o = map_find(m, addr);
+    o = map_find(m, addr);
     if (!o)
         for (uint32_t i = 0; i < m->nwins; i++)
             if (addr - m->wins[i]->obj.addr < m->wins[i]->obj.size) {
@@ -692,6 +728,7 @@ obj_object *objmap_find_slow(objmap *m, obj_cache *c, uint32_t tid,
     }
     c->obj = o;
     c->gen = o->gen;
+    m->last = *c;
     return o;
 }
 
@@ -745,9 +782,9 @@ void objmap_free(objmap *m)
     if (!m)
         return;
     for (size_t i = 0; i < m->cappages; i++)
-        free(m->pages[i].v);
+        ov_free(&m->pages[i].v);
     free(m->pages);
-    free(m->big);
+    ov_free(&m->big);
     for (size_t b = 0; b < m->nblocks; b++)
         free(m->pool_blocks[b]);
     free(m->pool_blocks);

@@ -13,10 +13,11 @@
  * once. The time of an access is the trace time of its block execution
  * plus the index of its instruction in the block (instructions executed
  * before it), so it is unique per thread and ordered like the trace.
- * Distinct offsets are start offsets of accesses, counted exactly with a
- * bitmap per object (size bits) and per (instruction, group) (bits up to
- * the largest offset seen); distinct objects per (instruction, group) with
- * a bitmap over the group's serials. Stack and unknown accesses get no
+ * Distinct offsets are start offsets of accesses, counted with an obj_bits
+ * per object and per (instruction, group); distinct objects per
+ * (instruction, group) with an obj_bits over the group's serials: exact
+ * below 2^20 (offsets under 1 MiB, the first million objects of a group),
+ * estimated within a few percent beyond. Stack and unknown accesses get no
  * distinct counts and no offset heat (their offsets are not fields).
  */
 #ifndef MEMREC_OBJPROF_H
@@ -27,12 +28,21 @@
 #include "objmap.h"
 #include "objinsn.h"
 
-/* A growing bitmap that counts its distinct members. */
+/* A set of integers that counts its distinct members: exactly, with a
+ * growing bitmap, while the members stay below OBJ_BITS_EXACT; beyond, the
+ * bitmap is folded into a HyperLogLog sketch (4096 registers, about 1.6%
+ * standard error), so that a huge array walked at random costs neither
+ * 1/8 of its size in memory nor a cache miss per access. */
+#define OBJ_BITS_EXACT (1u << 20)
 typedef struct obj_bits {
     uint64_t *w;            /* words, NULL until the first member */
     uint64_t nwords;
-    uint64_t count;         /* members */
+    uint64_t count;         /* members, while exact */
+    uint8_t *hll;           /* the sketch once past OBJ_BITS_EXACT, else NULL */
 } obj_bits;
+
+/* Distinct members: exact, or the sketch's estimate. */
+uint64_t obj_bits_count(const obj_bits *b);
 
 /* Statistics of one object (the caller-owned part of its record). */
 typedef struct obj_stats {
@@ -46,13 +56,14 @@ typedef struct obj_stats {
 uint64_t obj_stats_offsets(const obj_stats *s);
 
 /* Heat of one offset bucket of a group (see object_offsets in schema.sql:
- * exact below 65536, then 64-byte lines). */
+ * exact below 65536, then 4 KiB spans: fine enough to show which part of
+ * a large array is hot, small enough to stay in cache). */
 typedef struct obj_heat {
     uint64_t loads, stores;
 } obj_heat;
 
 #define OBJ_EXACT_OFFSETS 65536u
-#define OBJ_LINE 64u
+#define OBJ_LINE 4096u
 
 /* One sampled access. */
 typedef struct obj_sample {

@@ -293,8 +293,8 @@ static int write_instructions(objstore *s, objprof *p)
             sqlite3_bind_int64(st, 4, (int64_t)ig->accesses);
             sqlite3_bind_int64(st, 5, (int64_t)ig->bytes);
             if (counted) {
-                sqlite3_bind_int64(st, 6, (int64_t)ig->objects.count);
-                sqlite3_bind_int64(st, 7, (int64_t)ig->offsets.count);
+                sqlite3_bind_int64(st, 6, (int64_t)obj_bits_count(&ig->objects));
+                sqlite3_bind_int64(st, 7, (int64_t)obj_bits_count(&ig->offsets));
             }
             sqlite3_bind_int64(st, 8, (int64_t)ig->first);
             sqlite3_bind_int64(st, 9, (int64_t)ig->last);

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The profile database keeps its promises: re-running an analysis replaces
+# its rows of the run (and only those), a corrupt or truncated trace, an
+# unwritable or foreign database file and a killed run leave an existing
+# database byte for byte as it was, with a one-line error; trace-db lists,
+# queries and deletes runs. Synthetic traces (trace-synth), no recorder.
+source "$(dirname "$0")/lib.sh"
+
+skip() { echo "ok 1 # SKIP $*"; exit 0; }
+for c in trace-objects trace-db trace-synth; do
+  [ -x "$BIN/$c" ] || skip "$BIN/$c not built"
+done
+command -v sqlite3 >/dev/null || skip "sqlite3 not installed"
+db=$TMP/p.db
+q() { sqlite3 "$db" "$1"; }
+
+"$BIN/trace-synth" --pattern=chase --accesses=40000 -o "$TMP/chase.mr"
+"$BIN/trace-synth" --pattern=mixed --accesses=60000 -o "$TMP/mixed.mr"
+"$BIN/trace-objects" -q --db "$db" "$TMP/chase.mr"
+check_eq "first run: exit status" 0 $?
+"$BIN/trace-objects" -q --db "$db" "$TMP/mixed.mr"
+check_eq "second trace: exit status" 0 $?
+check_eq "two runs" 2 "$(q 'SELECT count(*) FROM runs')"
+check_eq "schema version" 1 "$(q 'PRAGMA user_version')"
+# Rows the objects analysis does not own must survive a re-run.
+q "INSERT INTO mempat SELECT 1, id, 'Fix:[8x1]', 'Fix', 1, 0 FROM instructions WHERE run = 1"
+before=$(q "SELECT (SELECT count(*) FROM objects WHERE run = 1), (SELECT count(*) FROM object_offsets WHERE run = 1),
+                   (SELECT count(*) FROM instr_groups WHERE run = 1), (SELECT count(*) FROM alloc_sites WHERE run = 1),
+                   (SELECT count(*) FROM mempat), (SELECT count(*) FROM instructions)")
+"$BIN/trace-objects" -q --db "$db" "$TMP/chase.mr"
+check_eq "re-run: exit status" 0 $?
+check_eq "re-run: still two runs" 2 "$(q 'SELECT count(*) FROM runs')"
+check_eq "re-run replaces the run's rows (same counts, no duplicates), keeps mempat's" "$before" \
+  "$(q "SELECT (SELECT count(*) FROM objects WHERE run = 1), (SELECT count(*) FROM object_offsets WHERE run = 1),
+               (SELECT count(*) FROM instr_groups WHERE run = 1), (SELECT count(*) FROM alloc_sites WHERE run = 1),
+               (SELECT count(*) FROM mempat), (SELECT count(*) FROM instructions)")"
+check_eq "every mempat row still points at an instruction" 0 \
+  "$(q 'SELECT count(*) FROM mempat m LEFT JOIN instructions i ON i.id = m.instruction WHERE i.id IS NULL')"
+check_eq "re-run with --group-depth=2 replaces too" 0 \
+  "$("$BIN/trace-objects" -q --group-depth=2 --db "$db" "$TMP/chase.mr"; echo $?)"
+check_eq "chase: one heap group of nodes, all at offsets 0 and 8" "0 8" \
+  "$(q "SELECT group_concat(offset, ' ') FROM (SELECT f.offset FROM object_offsets f
+        JOIN alloc_sites s ON s.id = f.site WHERE s.run = 1 AND s.kind = 'heap' ORDER BY f.offset)")"
+check_eq "runs totals match trace-info" \
+  "$(q 'SELECT loads FROM runs WHERE id = 1')" \
+  "$("$BIN/trace-info" --json "$TMP/chase.mr" 2>/dev/null | sed -n 's/.*"loads": *\([0-9]*\).*/\1/p')"
+
+# ---- failures leave the database as it was ----------------------------------------
+cp "$db" "$TMP/orig.db"
+same() { cmp -s "$db" "$TMP/orig.db"; }
+one_line() { [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q "^trace-objects: " "$TMP/err"; }
+
+# A trace corrupted in its middle: the first chunks are fine, one is not.
+"$BIN/trace-synth" --pattern=mixed --accesses=400000 --chunk-bytes=65536 -o "$TMP/big.mr"
+size=$(stat -c %s "$TMP/big.mr")
+cp "$TMP/big.mr" "$TMP/corrupt.mr"
+printf 'GARBAGEGARBAGEGARBAGE' | dd of="$TMP/corrupt.mr" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$BIN/trace-objects" -q --db "$db" "$TMP/corrupt.mr" 2>"$TMP/err"
+check_eq "corrupt trace: exit status 1" 1 $?
+check "corrupt trace: one line 'trace-objects: FILE: ...'" one_line
+check "corrupt trace: database byte for byte unchanged" same
+check "corrupt trace: no journal left behind" [ ! -e "$db-journal" ]
+
+printf 'not a trace at all\n' > "$TMP/junk.mr"
+"$BIN/trace-objects" -q --db "$db" "$TMP/junk.mr" 2>"$TMP/err"
+check_eq "not a trace: exit status 1" 1 $?
+check "not a trace: one line" one_line
+check "not a trace: database unchanged" same
+
+"$BIN/trace-objects" -q --db "$TMP/new.db" "$TMP/corrupt.mr" 2>/dev/null
+check "corrupt trace into a new database: no file left" [ ! -e "$TMP/new.db" ]
+
+# Cut short (the program was killed): a warning, and the complete chunks count.
+head -c $((size / 2)) "$TMP/big.mr" > "$TMP/cut.mr"
+"$BIN/trace-objects" -q --db "$TMP/cut.db" "$TMP/cut.mr" 2>"$TMP/err"
+check_eq "truncated trace: exit status 0 (a warning)" 0 $?
+check "truncated trace: the warning says so" grep -q warning "$TMP/err"
+
+# Unwritable database: a directory that does not exist, a read-only file.
+"$BIN/trace-objects" -q --db /nonexistent/dir/p.db "$TMP/chase.mr" 2>"$TMP/err"
+check_eq "unwritable path: exit status 1" 1 $?
+check "unwritable path: one line" one_line
+chmod 444 "$db"
+if [ ! -w "$db" ]; then
+  "$BIN/trace-objects" -q --db "$db" "$TMP/chase.mr" 2>"$TMP/err"
+  check_eq "read-only database: exit status 1" 1 $?
+  check "read-only database: one line" one_line
+  check "read-only database: unchanged" same
+else
+  ok "# SKIP read-only file is writable (running as root)"
+fi
+chmod 644 "$db"
+printf 'SQLite format 3\0 but then nonsense, nonsense, nonsense, nonsense.....' > "$TMP/bad.db"
+cp "$TMP/bad.db" "$TMP/bad.orig"
+"$BIN/trace-objects" -q --db "$TMP/bad.db" "$TMP/chase.mr" 2>"$TMP/err"
+check_eq "not a database: exit status 1" 1 $?
+check "not a database: one line" one_line
+check "not a database: file unchanged" cmp -s "$TMP/bad.db" "$TMP/bad.orig"
+
+# Killed halfway: the next opener rolls the journal back.
+"$BIN/trace-synth" --pattern=chase --accesses=3000000 -o "$TMP/long.mr"
+"$BIN/trace-objects" -q --db "$db" "$TMP/long.mr" & pid=$!
+sleep 0.5
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+check_eq "after a killed run: still two runs" 2 "$(q 'SELECT count(*) FROM runs')"
+check_eq "after a killed run: same content" "$(sqlite3 "$TMP/orig.db" .dump | md5sum)" \
+  "$(sqlite3 "$db" .dump | md5sum)"
+check "after a killed run and the rollback: byte for byte unchanged" same
+
+# ---- trace-db ------------------------------------------------------------------
+"$BIN/trace-db" "$db" runs > "$TMP/runs"
+check_eq "trace-db runs: header and two runs" 3 "$(wc -l < "$TMP/runs")"
+check "trace-db runs: shows the analyses" grep -q objects "$TMP/runs"
+n=$("$BIN/trace-db" queries | wc -l)
+check "trace-db queries: at least eight canned queries" [ "$n" -ge 8 ]
+for name in $("$BIN/trace-db" queries | awk '{ print $1 }'); do
+  "$BIN/trace-db" "$db" query "$name" --run=1 > "$TMP/q" 2>"$TMP/err"
+  check_eq "query $name runs" "0:" "$?:$(cat "$TMP/err")"
+done
+check_eq "hot_groups: the node group first on the chase run" "heap" \
+  "$("$BIN/trace-db" "$db" query hot_groups --run=1 --tsv | awk -F'\t' 'NR == 2 { print $2 }')"
+check_eq "the canned queries work in the sqlite3 shell" \
+  "$("$BIN/trace-db" "$db" query hot_groups --tsv | sed -n 2p | cut -f1)" \
+  "$(sqlite3 -separator "$(printf '\t')" "$db" < "$ROOT/sql/queries/hot_groups.sql" | sed -n 1p | cut -f1)"
+"$BIN/trace-db" "$db" query no_such_query 2>"$TMP/err"
+check_eq "unknown query: usage error" 2 $?
+"$BIN/trace-db" "$db" delete 1 > /dev/null
+check_eq "delete: exit status" 0 $?
+check_eq "delete: one run left" 1 "$(q 'SELECT count(*) FROM runs')"
+check_eq "delete: no row of run 1 anywhere" 0 \
+  "$(q 'SELECT (SELECT count(*) FROM objects WHERE run = 1) + (SELECT count(*) FROM instructions WHERE run = 1)
+             + (SELECT count(*) FROM mempat WHERE run = 1) + (SELECT count(*) FROM access_samples WHERE run = 1)')"
+"$BIN/trace-db" "$db" delete 1 2>"$TMP/err"
+check_eq "delete a missing run: exit 1" 1 $?
+"$BIN/trace-db" "$TMP/fresh.db" init > /dev/null
+check_eq "init creates the schema" 1 "$(sqlite3 "$TMP/fresh.db" 'PRAGMA user_version')"
+sqlite3 "$TMP/old.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY, trace TEXT NOT NULL, command TEXT,
+  pid INTEGER NOT NULL, started INTEGER NOT NULL, instructions INTEGER, loads INTEGER, stores INTEGER,
+  UNIQUE (trace, pid, started)); INSERT INTO runs VALUES (1, 'x', 'y', 1, 2, 3, 4, 5);"
+"$BIN/trace-db" "$TMP/old.db" upgrade > /dev/null
+check_eq "upgrade an old (version 0) database keeps its rows, adds the tables" "1|1|1" \
+  "$(sqlite3 "$TMP/old.db" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM sqlite_master WHERE name = 'mempat'), (SELECT user_version FROM pragma_user_version)")"
+sqlite3 "$TMP/new.db" 'PRAGMA user_version = 7'
+"$BIN/trace-db" "$TMP/new.db" runs 2>"$TMP/err"
+check_eq "a newer database is refused" "1:1" "$?:$(grep -c newer "$TMP/err")"
