@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# bench/objects.sh: object-relative translation against its targets, on
+# synthetic traces (trace-synth):
+#   - translation at 30 million accesses per second or more on one core
+#     (trace-objects --translate-only: decode + object lookup per access);
+#   - the full profile (trace-objects: translation + statistics per object,
+#     offset, instruction and thread) and its speed, for the record;
+#   - a trace of 100 million accesses profiled into a database with at
+#     most 1 GiB of memory (peak resident set size).
+# Speeds are accesses per second of CPU time (user + system: one core),
+# medians of RUNS runs; wall times are shown too (the machine is shared).
+#   MEMREC_BUILD      build directory (default build)
+#   BENCH_ACCESSES    accesses of the speed traces (default 20000000)
+#   BENCH_BIG         accesses of the memory trace (default 100000000)
+#   RUNS              runs per measurement (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${MEMREC_BUILD:-build}
+BIN=$BUILD/bin
+N=${BENCH_ACCESSES:-20000000}
+BIG=${BENCH_BIG:-100000000}
+RUNS=${RUNS:-3}
+for c in trace-synth trace-objects; do
+  [ -x "$BIN/$c" ] || { echo "objects bench: $BIN/$c is not built" >&2; exit 1; }
+done
+[ -x /usr/bin/time ] || { echo "objects bench: /usr/bin/time is missing" >&2; exit 1; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-bench-objects.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# measure OUTVAR command...: "cpu_seconds wall_seconds peak_kib" of one run
+measure() {
+  local var=$1; shift
+  /usr/bin/time -f "%U %S %e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" ||
+    { cat "$TMP/err" >&2; exit 1; }
+  read -r u s e m < "$TMP/time"
+  printf -v "$var" '%s %s %s' "$(echo "$u + $s" | bc -l)" "$e" "$m"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+status=0
+verdict() {  # ok?
+  if [ "$1" = 1 ]; then echo PASS; else status=1; echo FAIL; fi
+}
+
+printf '%-8s %-16s %12s %9s %9s %10s %9s\n' pattern mode accesses cpu_s wall_s "M acc/s" peak_MiB
+for pattern in chase mixed; do
+  trace=$TMP/$pattern.mr
+  "$BIN/trace-synth" --pattern=$pattern --accesses=$N -o "$trace"
+  for mode in translate-only profile; do
+    opts=(-q); [ $mode = translate-only ] && opts+=(--translate-only)
+    cpus=() walls=() peak=0
+    for ((r = 0; r < RUNS; r++)); do
+      measure res "$BIN/trace-objects" "${opts[@]}" "$trace"
+      set -- $res
+      cpus+=("$1"); walls+=("$2"); [ "$3" -gt "$peak" ] && peak=$3
+    done
+    cpu=$(printf '%s\n' "${cpus[@]}" | median)
+    wall=$(printf '%s\n' "${walls[@]}" | median)
+    rate=$(echo "$N / $cpu / 1000000" | bc -l)
+    printf '%-8s %-16s %12d %9.2f %9.2f %10.1f %9.1f\n' $pattern $mode $N "$cpu" "$wall" \
+      "$rate" "$(echo "$peak / 1024" | bc -l)"
+    echo "$pattern $mode $rate" >> "$TMP/rates"
+  done
+done
+
+echo
+for pattern in chase mixed; do
+  rate=$(awk -v p=$pattern '$1 == p && $2 == "translate-only" { print $3 }' "$TMP/rates")
+  printf 'translation, %-5s  %6.1f M accesses/s (target >= 30)  ratio %.2f  %s\n' \
+    $pattern "$rate" "$(echo "$rate / 30" | bc -l)" \
+    "$(verdict "$(echo "$rate >= 30" | bc -l)")"
+done
+
+# Memory: 100M accesses into a database.
+trace=$TMP/big.mr
+"$BIN/trace-synth" --pattern=mixed --accesses=$BIG -o "$trace"
+measure res "$BIN/trace-objects" -q --db "$TMP/big.db" "$trace"
+set -- $res
+mib=$(echo "$3 / 1024" | bc -l)
+printf 'memory, %d accesses (mixed) into a database: peak %.0f MiB in %.1f s CPU (%.1f M accesses/s)  (target <= 1024 MiB)  ratio %.2f  %s\n' \
+  $BIG "$mib" "$1" "$(echo "$BIG / $1 / 1000000" | bc -l)" "$(echo "$mib / 1024" | bc -l)" \
+  "$(verdict "$(echo "$mib <= 1024" | bc -l)")"
+exit 0
