@@ -6,13 +6,14 @@
 
 /* What one exit of one block definition contributes when taken with all
  * of its accesses performed (no guard was false). */
-typedef struct exit_counts {
+struct exit_counts {
     uint32_t naccesses;         /* accesses of the exit per the definition */
     uint32_t loads, stores, modifies;
     uint32_t values;            /* accesses whose value was recorded */
     int executed;               /* taken at least once: its memory
                                  * instructions are in the distinct set */
-} exit_counts;
+};
+typedef struct exit_counts exit_counts;
 
 void info_summary_init(info_summary *s)
 {
@@ -22,17 +23,48 @@ void info_summary_init(info_summary *s)
     dump_map_init(&s->mem_instrs);
 }
 
-/* Per-exit counts of a definition, computed the first time it executes. */
+/* Block ids above this are looked up in the hash map only. */
+#define DENSE_ID_LIMIT (1u << 22)
+
+/* Remembers c as the counts of def in the table indexed by block id. */
+static void cache_by_id(info_summary *s, const mr_block_def *def,
+                        exit_counts *c)
+{
+    if (def->id >= DENSE_ID_LIMIT)
+        return;
+    if (def->id >= s->by_id_cap) {
+        size_t cap = s->by_id_cap ? s->by_id_cap : 256;
+        while (cap <= def->id)
+            cap *= 2;
+        info_def_counts *t = realloc(s->by_id, cap * sizeof *t);
+        if (!t)
+            return;             /* the hash map still answers */
+        memset(t + s->by_id_cap, 0, (cap - s->by_id_cap) * sizeof *t);
+        s->by_id = t;
+        s->by_id_cap = cap;
+    }
+    s->by_id[def->id].def = def;
+    s->by_id[def->id].counts = c;
+}
+
+/* Per-exit counts of a definition, computed the first time it executes.
+ * Block ids are dense, so a table indexed by id answers almost every
+ * lookup; the definition's address confirms the entry (an id may be
+ * defined again) and the hash map, which owns the counts, backs it up. */
 static exit_counts *counts_of(info_summary *s, const mr_block_def *def)
 {
+    if (def->id < s->by_id_cap && s->by_id[def->id].def == def)
+        return s->by_id[def->id].counts;
     int added;
     void **slot = dump_map_slot_of(&s->exits, (uintptr_t)def, &added);
     if (!slot) {
         s->out_of_memory = 1;
         return NULL;
     }
-    if (!added)
+    if (!added) {
+        cache_by_id(s, def, *slot);
         return *slot;
+    }
     exit_counts *c = calloc(def->nexits ? def->nexits : 1, sizeof *c);
     if (!c) {
         s->out_of_memory = 1;
@@ -53,6 +85,7 @@ static exit_counts *counts_of(info_summary *s, const mr_block_def *def)
         }
     }
     *slot = c;
+    cache_by_id(s, def, c);
     return c;
 }
 
@@ -211,6 +244,9 @@ void info_summary_free(info_summary *s)
         if (s->exits.slots[i].used)
             free(s->exits.slots[i].value);
     dump_map_free(&s->exits);
+    free(s->by_id);
+    s->by_id = NULL;
+    s->by_id_cap = 0;
     dump_map_free(&s->threads);
     dump_map_free(&s->mem_instrs);
 }

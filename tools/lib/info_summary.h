@@ -14,6 +14,12 @@
 #include "memrec_trace.h"
 #include "dump_map.h"
 
+/* A slot of the by-id cache of per-definition counts. */
+typedef struct info_def_counts {
+    const mr_block_def *def;    /* whose counts these are */
+    struct exit_counts *counts;
+} info_def_counts;
+
 /* The counts of a trace. Loads, stores and modifies are kept apart here
  * as in mr_totals (a modify is in neither loads nor stores); the reports
  * add modifies to both, as Valgrind's IR does. */
@@ -35,7 +41,9 @@ typedef struct info_summary {
     uint64_t time_end;          /* global clock after the last event */
     const mr_process *process;  /* NULL if the trace has none (reader-owned) */
     const mr_end *end;          /* NULL if the trace has no end record */
-    dump_map exits;             /* mr_block_def* -> per-exit counts */
+    dump_map exits;             /* mr_block_def* -> per-exit counts (owner) */
+    info_def_counts *by_id;     /* the same, indexed by block id: a cache */
+    size_t by_id_cap;
     dump_map threads;           /* set of thread ids */
     dump_map mem_instrs;        /* set of instruction addresses */
     int have_exec_tid;          /* exec_tid is set */
