@@ -45,12 +45,18 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
     s->def = def;
     s->epoch = 0;   /* epochs start at 1: the first use resets */
     s->pred = malloc((na ? na : 1) * sizeof *s->pred);
-    s->succ = malloc(ne * sizeof *s->succ);
+    s->exits = def->exits;
+    s->nexits = ne;
+    /* The writer predicts ids, the reader states: one less load per block. */
+    if (with_template)
+        s->succ_bs = malloc(ne * sizeof *s->succ_bs);
+    else
+        s->succ = malloc(ne * sizeof *s->succ);
     s->aflags = malloc(na ? na : 1);
     s->kcount = calloc((size_t)(na + 1) * 3, sizeof *s->kcount);
     s->exit_from = malloc(ne * sizeof *s->exit_from);
     s->tmpl = with_template ? calloc(na ? na : 1, sizeof *s->tmpl) : NULL;
-    if (!s->pred || !s->succ || !s->aflags || !s->kcount || !s->exit_from ||
+    if (!s->pred || (!s->succ && !s->succ_bs) || !s->aflags || !s->kcount || !s->exit_from ||
         (with_template && !s->tmpl)) {
         mr_bstate_free(s);
         return NULL;
@@ -88,6 +94,7 @@ void mr_bstate_free(mr_bstate *s)
         return;
     free(s->pred);
     free(s->succ);
+    free(s->succ_bs);
     free(s->aflags);
     free(s->kcount);
     free(s->exit_from);

@@ -380,41 +380,43 @@ static int check_totals(mr_reader *r, const mr_totals *t)
  * when this thread's previous block left through a call/return exit. */
 static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
 {
-    uint32_t id;
+    mr_bstate *bs;
     int bad = 0;
     if (op == MR_OP_EXEC_PRED) {
         if (MR_UNLIKELY(!r->prev))
             return CORRUPT(r, "predicted block without a previous one");
-        id = r->prev->succ[r->prev_exit];
+        bs = r->prev->succ_bs[r->prev_exit];
+        if (MR_UNLIKELY(!bs))
+            return CORRUPT(r, "predicted block without a prediction");
     } else {
         const uint8_t *p = r->sp[MR_S_BLOCK];
         if (MR_UNLIKELY(p >= r->se[MR_S_BLOCK]))
             return CORRUPT(r, "block stream exhausted");
         uint64_t v = mr_get_varint(&p, &bad);
-        if (MR_UNLIKELY(bad || p > r->se[MR_S_BLOCK] || v > UINT32_MAX))
+        if (MR_UNLIKELY(bad || p > r->se[MR_S_BLOCK]))
             return CORRUPT(r, "bad block id");
         r->sp[MR_S_BLOCK] = p;
-        id = (uint32_t)v;
+        bs = v < r->blocks_cap ? r->blocks[v] : NULL;
+        if (MR_UNLIKELY(!bs))
+            return mr_reader_fail(r, 0, "chunk %u: execution of undefined block %llu",
+                                  r->frame.seq, (unsigned long long)v);
     }
-    mr_bstate *bs = id < r->blocks_cap ? r->blocks[id] : NULL;
-    if (MR_UNLIKELY(!bs))
-        return mr_reader_fail(r, 0, "chunk %u: execution of undefined block %u", r->frame.seq, id);
     mr_bstate_touch(bs, r->epoch);
     if (r->prev)
-        r->prev->succ[r->prev_exit] = id;
+        r->prev->succ_bs[r->prev_exit] = bs;
     const mr_block_def *d = bs->def;
     uint32_t exit = 0;
-    if (d->nexits > 1) {
+    if (bs->nexits > 1) {
         const uint8_t *p = r->sp[MR_S_EXIT];
         if (MR_UNLIKELY(p >= r->se[MR_S_EXIT]))
             return CORRUPT(r, "exit stream exhausted");
         uint64_t v = mr_get_varint(&p, &bad);
-        if (MR_UNLIKELY(bad || p > r->se[MR_S_EXIT] || v >= d->nexits))
+        if (MR_UNLIKELY(bad || p > r->se[MR_S_EXIT] || v >= bs->nexits))
             return CORRUPT(r, "bad exit index");
         r->sp[MR_S_EXIT] = p;
         exit = (uint32_t)v;
     }
-    const mr_exit_def *ex = &d->exits[exit];
+    const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     const uint8_t *fl = r->sp[MR_S_FLAG];
     if (MR_UNLIKELY((size_t)(r->se[MR_S_FLAG] - fl) < n))

@@ -257,19 +257,23 @@ typedef struct mr_pred {
 
 /* Everything writer and reader keep per defined block for coding its
  * executions. Reset lazily at chunk starts through epoch. */
-typedef struct mr_bstate {
+typedef struct mr_bstate mr_bstate;
+struct mr_bstate {
     const mr_block_def *def;
+    const mr_exit_def *exits;  /* def->exits, one load closer in the hot loop */
+    uint32_t nexits;
     uint32_t epoch;        /* chunk epoch the arrays below belong to */
     uint8_t simple;        /* no guarded and no value accesses */
     uint8_t has_value;     /* some access records its value: MR_F_VHIT allowed */
     uint8_t has_guard;     /* some access is guarded: executions may drop some */
     mr_pred *pred;         /* naccesses */
-    uint32_t *succ;        /* nexits: block that followed each exit */
+    uint32_t *succ;        /* nexits: block that followed each exit (writer) */
+    mr_bstate **succ_bs;   /* nexits: the same as states (reader), NULL none */
     uint8_t *aflags;       /* naccesses: MR_ACC_* of each access */
     uint32_t *kcount;      /* (naccesses+1)*3 prefix counts of L,S,M */
     uint64_t *exit_from;   /* nexits: address of the last instr of exit */
     mr_access *tmpl;       /* naccesses: reader's output, kind/size/instr preset */
-} mr_bstate;
+};
 
 /* NULL if the def is acceptable, else why not. */
 const char *mr_block_def_problem(const mr_block_def *b);
@@ -279,7 +283,10 @@ static inline void mr_bstate_touch(mr_bstate *s, uint32_t epoch)
 {
     if (MR_UNLIKELY(s->epoch != epoch)) {
         memset(s->pred, 0, s->def->naccesses * sizeof *s->pred);
-        memset(s->succ, 0xff, s->def->nexits * sizeof *s->succ);
+        if (s->succ)
+            memset(s->succ, 0xff, s->nexits * sizeof *s->succ);
+        else
+            memset(s->succ_bs, 0, s->nexits * sizeof *s->succ_bs);
         s->epoch = epoch;
     }
 }
