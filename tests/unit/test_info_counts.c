@@ -193,6 +193,50 @@ static void guarded_accesses(void **state)
     mr_reader_close(r);
 }
 
+/* A block id defined again with other accesses (as when Valgrind discards
+ * a translation and the recorder reuses its id): each execution is counted
+ * with the definition in force when it ran. */
+static void redefined_block(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/redefined.trace", dir);
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    mr_instr_def ins[] = {{0x1000, 4}};
+    mr_access_def loads[] = {{0, MR_LOAD, 0, 8}, {0, MR_LOAD, 0, 8}};
+    mr_access_def store[] = {{0, MR_STORE, MR_ACC_VALUE, 8}};
+    mr_exit_def two[] = {{1, 2, MR_JUMP_CALL}}, one[] = {{1, 1, MR_JUMP_RET}};
+    mr_block_def a = {5, 0x1000, 1, ins, 2, loads, 1, two};
+    mr_block_def b = {5, 0x1000, 1, ins, 1, store, 1, one};
+    uint64_t addrs[] = {0x8000, 0x8008}, values[] = {7};
+    assert_int_equal(mr_write_thread_switch(w, 1), 0);
+    assert_int_equal(mr_write_block_def(w, &a), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(mr_write_exec(w, 5, 0, addrs, NULL), 0);
+    assert_int_equal(mr_write_block_def(w, &b), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(mr_write_exec(w, 5, 0, addrs, values), 0);
+    mr_end end = {MR_END_EXIT, 0, 0, {0}};
+    assert_int_equal(mr_writer_close(w, &end, &err), 0);
+
+    info_summary s;
+    mr_reader *r;
+    assert_int_equal(summarise(path, &s, &r), 0);
+    assert_int_equal(s.block_defs, 2);
+    assert_int_equal(s.counted.blocks, 7);
+    assert_int_equal(s.counted.loads, 6);
+    assert_int_equal(s.counted.stores, 4);
+    assert_int_equal(s.values, 4);
+    assert_int_equal(s.counted.calls, 3);
+    assert_int_equal(s.counted.returns, 4);
+    assert_int_equal(s.memory_instructions, 1);
+    assert_int_equal(info_summary_totals_match(&s), 1);
+    info_summary_free(&s);
+    mr_reader_close(r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -213,6 +257,7 @@ int main(void)
         cmocka_unit_test(complete_traces),
         cmocka_unit_test(truncated_traces),
         cmocka_unit_test(guarded_accesses),
+        cmocka_unit_test(redefined_block),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
