@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The memrec recorder against independent truth: Lackey's counts, the
+# samples' own logic (allocations, calls, threads), and every way a process
+# can end (complete traces after exit, _exit, return, SIGSEGV, SIGABRT,
+# SIGTERM, SIGINT; a readable truncated trace after SIGKILL), fork and exec,
+# an unwritable output path, a non-PIE program, the options.
+source "$(dirname "$0")/lib.sh"
+
+# info TRACE KEY: one value of trace-info --json.
+info() { "$BIN/trace-info" --json "$1" 2>/dev/null | jq -r ".$2"; }
+# ends TRACE: "truncated end_reason exit_status signal"
+ends() {
+  "$BIN/trace-info" --json "$1" 2>/dev/null |
+    jq -r '"\(.truncated) \(.end_reason) \(.exit_status) \(.signal)"'
+}
+# within A B PERMILLE: |A - B| <= B * PERMILLE / 1000
+within() { local d=$(($1 - $2)); [ $((d < 0 ? -d : d)) -le $(($2 * $3 / 1000)) ]; }
+
+check "the tool is built into VALGRIND_LIB" [ -x "$VALGRIND_LIB/memrec-amd64-linux" ]
+check "--help lists memrec's options" bash -c \
+  "valgrind --tool=memrec --help 2>&1 | grep -q -- '--memrec-out-file=' &&
+   valgrind --tool=memrec --help 2>&1 | grep -q -- '--toggle-collect='"
+
+# ---- Lackey parity on a compute-bound run ------------------------------------
+# The rule: Lackey counts a guest instruction per executed IMark, a load per
+# executed IR load (guarded ones when the guard holds, CAS and LL included)
+# and a store per IR store (CAS and SC included). memrec counts the same
+# (its modify is one load plus one store), so the totals differ only by
+# code that runs under one tool and not the other: memrec's preload
+# (vgpreload_memrec) is mapped and relocated by ld.so, and memrec replaces
+# malloc so the allocator's own code does not run in the client, while
+# Lackey runs glibc's malloc. The stencil makes 15 allocations and tens of
+# millions of accesses, so both effects stay far below 0.5% (5 permille).
+# Lackey also skips accesses of dirty helpers (fxsave, cpuid...) and counts
+# a double-word CAS twice; neither occurs in the stencil's loops.
+prog=$SAMPLES/stencil
+valgrind --tool=lackey --detailed-counts=yes --log-file="$TMP/lackey.log" "$prog" 33 10 >/dev/null
+lk_instr=$(sed -n 's/.*guest instrs: *\([0-9,]*\).*/\1/p' "$TMP/lackey.log" | tr -d ,)
+read -r lk_loads lk_stores < <(awk '/Type +Loads/ { f = 1; next }
+  f && /^==[0-9]+== +[A-Z][0-9A-Z]* / { a = $3; b = $4; gsub(/,/, "", a); gsub(/,/, "", b); l += a; s += b }
+  END { print l + 0, s + 0 }' "$TMP/lackey.log")
+record "$TMP/stencil.trace" "$prog" 33 10 >/dev/null
+mr_instr=$(info "$TMP/stencil.trace" instructions)
+mr_loads=$(info "$TMP/stencil.trace" loads)
+mr_stores=$(info "$TMP/stencil.trace" stores)
+echo "# lackey: $lk_instr instructions, $lk_loads loads, $lk_stores stores"
+echo "# memrec: $mr_instr instructions, $mr_loads loads, $mr_stores stores"
+check "stencil: instructions within 0.5% of Lackey ($mr_instr vs $lk_instr)" \
+  within "${mr_instr:-0}" "${lk_instr:-1}" 5
+check "stencil: loads within 0.5% of Lackey ($mr_loads vs $lk_loads)" \
+  within "${mr_loads:-0}" "${lk_loads:-1}" 5
+check "stencil: stores within 0.5% of Lackey ($mr_stores vs $lk_stores)" \
+  within "${mr_stores:-0}" "${lk_stores:-1}" 5
+check "stencil: tens of millions of instructions (compute-bound)" [ "${mr_instr:-0}" -gt 10000000 ]
+
+# ---- the samples' own logic --------------------------------------------------
+# linked_list N mallocs N nodes and one array of N pointers and frees them
+# all; glibc adds one allocation of its own: printf's stdout buffer, made on
+# the first output and never freed. The loader's allocations before main use
+# its private allocator, not malloc, so memrec does not see them.
+record "$TMP/list.trace" "$SAMPLES/linked_list" 1000 >/dev/null
+check_eq "linked_list 1000: allocations (1000 nodes + array + stdout buffer)" 1002 "$(info "$TMP/list.trace" allocs)"
+check_eq "linked_list 1000: frees (1000 nodes + array)" 1001 "$(info "$TMP/list.trace" frees)"
+check_eq "linked_list 1000: complete trace" false "$(info "$TMP/list.trace" truncated)"
+calls=$("$BIN/trace-dump" "$TMP/list.trace" | grep -cE ' call .* -> 0x[0-9a-f]+ node_visit:')
+check_eq "linked_list 1000: node_visit called 1000 times" 1000 "$calls"
+
+record "$TMP/pc.trace" "$SAMPLES/prodcons" 2000 >/dev/null
+check_eq "prodcons: 3 threads (main, producer, consumer)" 3 "$(info "$TMP/pc.trace" threads)"
+
+record "$TMP/matrix.trace" "$SAMPLES/matrix" 64 2 >/dev/null
+check_eq "matrix 64 2: four MEMREC_MARK markers" 4 "$(info "$TMP/matrix.trace" marks)"
+
+# ---- every way to end ----------------------------------------------------------
+for how in return exit _exit; do
+  record "$TMP/$how.trace" "$SAMPLES/exits" "$how" 5 >/dev/null
+  check_eq "$how: the program's status" 5 $?
+  check_eq "$how: complete trace ending in exit 5" "false exit 5 null" \
+    "$(ends "$TMP/$how.trace")"
+done
+sig_case() {  # name signal-number command...
+  local name=$1 sig=$2; shift 2
+  "$@" >/dev/null 2>&1
+  check_eq "$name: complete trace ending in signal $sig" "false signal null $sig" \
+    "$(ends "$TMP/$name.trace")"
+}
+sig_case segv 11 record "$TMP/segv.trace" "$SAMPLES/segfault"
+sig_case abort 6 record "$TMP/abort.trace" "$SAMPLES/exits" abort
+sig_case term 15 timeout -s TERM 3 valgrind --tool=memrec -q --memrec-out-file="$TMP/term.trace" "$SAMPLES/exits" loop
+sig_case int 2 timeout -s INT 3 valgrind --tool=memrec -q --memrec-out-file="$TMP/int.trace" "$SAMPLES/exits" loop
+(timeout -s KILL 3 valgrind --tool=memrec -q --memrec-out-file="$TMP/kill.trace" "$SAMPLES/exits" loop >/dev/null 2>&1) 2>/dev/null
+check_eq "SIGKILL: the trace reads as truncated" true "$(info "$TMP/kill.trace" truncated)"
+check "SIGKILL: the chunks before the cut are readable" \
+  [ "$(info "$TMP/kill.trace" instructions)" -gt 1000000 ]
+
+# ---- fork and exec ---------------------------------------------------------------
+mkdir "$TMP/fork" && (cd "$TMP/fork" &&
+  valgrind --tool=memrec -q --trace-children=yes "$SAMPLES/forkexec" >/dev/null 2>&1)
+traces=("$TMP"/fork/memrec.out.*)
+check_eq "fork+exec: three traces (parent, child until exec, exec'd program)" 3 ${#traces[@]}
+how=$(for t in "${traces[@]}"; do ends "$t"; done | sort | tr '\n' ,)
+check_eq "fork+exec: all complete; one ends in exec" \
+  "false exec null null,false exit 0 null,false exit 0 null," "$how"
+pids=$(for t in "${traces[@]}"; do info "$t" pid; done | sort -u | wc -l)
+check_eq "fork+exec: two processes (%p)" 2 "$pids"
+
+# ---- bad input ---------------------------------------------------------------------
+valgrind --tool=memrec -q --memrec-out-file="$TMP/no/such/dir/x" /usr/bin/touch "$TMP/side-effect" 2>"$TMP/unwritable.err"
+check "unwritable output: fails" [ $? -ne 0 ]
+check "unwritable output: the program did not run" [ ! -e "$TMP/side-effect" ]
+check "unwritable output: says why" grep -q "cannot write $TMP/no/such/dir/x" "$TMP/unwritable.err"
+valgrind --tool=memrec --no-such-option=1 /bin/true >/dev/null 2>"$TMP/badopt.err"
+check "unknown option: Valgrind's error" [ $? -ne 0 ]
+
+# ---- non-PIE, options ----------------------------------------------------------------
+cc -O1 -g -no-pie -fno-pie -o "$TMP/list-nopie" "$ROOT/samples/linked_list.c"
+record "$TMP/nopie.trace" "$TMP/list-nopie" 100 >/dev/null
+check_eq "non-PIE linked_list 100: allocations" 102 "$(info "$TMP/nopie.trace" allocs)"
+check_eq "non-PIE linked_list 100: node_visit calls" 100 \
+  "$("$BIN/trace-dump" "$TMP/nopie.trace" | grep -cE ' call .* -> 0x[0-9a-f]+ node_visit:')"
+
+record "$TMP/toggle.trace" --toggle-collect=node_visit "$SAMPLES/linked_list" 1000 >/dev/null
+check_eq "--toggle-collect=node_visit: only its 1000 executions" 1000 "$(info "$TMP/toggle.trace" blocks)"
+record "$TMP/off.trace" --collect-atstart=no "$SAMPLES/linked_list" 1000 >/dev/null
+check_eq "--collect-atstart=no: no block executions" 0 "$(info "$TMP/off.trace" blocks)"
+check_eq "--collect-atstart=no: heap still recorded" 1002 "$(info "$TMP/off.trace" allocs)"
+record "$TMP/novalues.trace" --values=none "$SAMPLES/linked_list" 1000 >/dev/null
+check_eq "--values=none: no values" 0 "$(info "$TMP/novalues.trace" values)"
+check "--values=pointers (default): pointer values recorded" \
+  [ "$(info "$TMP/list.trace" values)" -gt 1000 ]
+record "$TMP/nomem.trace" --trace-mem=no "$SAMPLES/linked_list" 1000 >/dev/null
+check_eq "--trace-mem=no: no accesses" 0 "$(info "$TMP/nomem.trace" accesses)"
+check_eq "--trace-mem=no: same instructions" "$(info "$TMP/list.trace" instructions)" \
+  "$(info "$TMP/nomem.trace" instructions)"
