@@ -109,6 +109,11 @@ static void hot_offsets(const obj_gstats *gs, char *buf, size_t n)
     }
     size_t used = 0;
     buf[0] = 0;
+    if (cnt[0] && pct(cnt[0], total) < 2.0) {
+        /* An array walked everywhere: no field stands out. */
+        snprintf(buf, n, "spread out (no offset has 2%%)");
+        return;
+    }
     for (int k = 0; k < 3 && cnt[k]; k++) {
         int w = snprintf(buf + used, n - used, "%s+%" PRIu64 " (%.0f%%)",
                          k ? ", " : "", best[k], pct(cnt[k], total));
@@ -140,9 +145,9 @@ void objreport_print(objreport *rep, objprof *p, const mr_reader *r,
     fprintf(out, "  heap %.1f%%, static %.1f%%, stack %.1f%%, unknown %.1f%%\n",
             pct(by_kind[0], accesses), pct(by_kind[1], accesses),
             pct(by_kind[2], accesses), pct(by_kind[3], accesses));
-    fprintf(out, "  objects: %" PRIu64 " heap (at most %" PRIu64 " live at once), %"
-                 PRIu64 " static; %u groups\n", ms->heap_objects, ms->peak_live,
-            ms->static_objects, ng);
+    fprintf(out, "  objects: %" PRIu64 " heap, %" PRIu64 " static (at most %" PRIu64
+                 " live at once); %u groups\n", ms->heap_objects, ms->static_objects,
+            ms->peak_live, ng);
     if (ms->stray_frees || ms->lost_frees)
         fprintf(out, "  frees of unknown blocks %" PRIu64 ", blocks reused "
                      "without a recorded free %" PRIu64 "\n",
