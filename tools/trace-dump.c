@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "dump_filter.h"
 #include "dump_lackey.h"
+#include "dump_next.h"
 #include "dump_out.h"
 #include "dump_text.h"
 
@@ -201,7 +202,7 @@ int main(int argc, char **argv)
 
     mr_event ev;
     uint64_t events = 0;
-    while (!out_failed(&out) && cli_next(reader, opt.path, &ev, 1) > 0) {
+    while (!out_failed(&out) && dump_next_event(reader, opt.path, &ev) > 0) {
         /* The clock never goes back: past the window nothing is left. */
         if (ev.time >= opt.to)
             break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dump_next.h"
 #include "dump_out.h"
 #include "info_report.h"
 #include "info_summary.h"
@@ -79,7 +80,7 @@ int main(int argc, char **argv)
     reader = cli_open_trace(path);
     info_summary_init(&summary);
     mr_event ev;
-    while (cli_next(reader, path, &ev, 1) > 0) {
+    while (dump_next_event(reader, path, &ev) > 0) {
         info_summary_add(&summary, &ev);
         if ((summary.events & 0xffff) == 0)
             cli_progress(reader);

@@ -414,6 +414,41 @@ static void info_text(void **state)
     assert_non_null(strstr(t, "end record totals:    match the events\n"));
 }
 
+/* A writer closed without an end (the recorder vanished): the events are
+ * there, the summary says truncated, stderr has one warning line. */
+static void info_lost_end(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/lost.trace", dir);
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    mr_block_def b1 = {1, 0x401100, 2, b1_instrs, 2, b1_acc, 1, b1_exits};
+    uint64_t a[] = {0x4444, 0x4446};
+    assert_int_equal(mr_write_block_def(w, &b1), 0);
+    assert_int_equal(mr_write_thread_switch(w, 1), 0);
+    assert_int_equal(mr_write_exec(w, 1, 0, a, NULL), 0);
+    assert_int_equal(mr_writer_close(w, NULL, &err), 0);
+
+    assert_int_equal(run("trace-info --json %s", path), 0);
+    char *j = slurp(out_path);
+    EXPECT_KEY(j, "truncated", "true");
+    EXPECT_KEY(j, "end_reason", "\"lost\"");
+    EXPECT_KEY(j, "instructions", "2");
+    EXPECT_KEY(j, "loads", "2");
+    char *e = slurp(err_path);
+    assert_non_null(strstr(e, "trace-info: "));
+    assert_non_null(strstr(e, "lost.trace: warning: "));
+    assert_ptr_equal(strchr(e, '\n'), e + strlen(e) - 1);   /* one line */
+
+    assert_int_equal(run("trace-dump --format=lackey %s", path), 0);
+    EXPECT("I  00401100,3", " L 00004444,4", "I  00401104,1", " L 00004446,2");
+    e = slurp(err_path);
+    assert_non_null(strstr(e, "trace-dump: "));
+    assert_ptr_equal(strchr(e, '\n'), e + strlen(e) - 1);
+}
+
 /* -------------------------------------------------------------- setup */
 
 static int setup(void **state)
@@ -456,6 +491,7 @@ int main(void)
         cmocka_unit_test(text_filters),
         cmocka_unit_test(info_json_counts),
         cmocka_unit_test(info_text),
+        cmocka_unit_test(info_lost_end),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
