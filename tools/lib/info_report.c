@@ -51,7 +51,20 @@ static void text_u64(dump_out *o, const char *name, uint64_t v)
     out_char(o, '\n');
 }
 
-/* The command line, each argument quoted only when it needs quotes. */
+/* Whether an argument prints as it is: not empty, plain printable ASCII,
+ * nothing a shell would read differently. */
+static int plain_word(const char *a)
+{
+    if (!*a)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)a; *p; p++)
+        if (*p <= ' ' || *p >= 0x7f || strchr("\"'\\$`*?[]{}()<>|&;!#~", *p))
+            return 0;
+    return 1;
+}
+
+/* The command line, each argument quoted (JSON-style escapes, so control
+ * bytes and bytes that are not UTF-8 show as \u00XX) when it needs it. */
 static void text_command(dump_out *o, const mr_process *p)
 {
     label(o, "command");
@@ -59,7 +72,7 @@ static void text_command(dump_out *o, const mr_process *p)
         const char *a = p->argv[i] ? p->argv[i] : "";
         if (i)
             out_char(o, ' ');
-        if (*a && strcspn(a, " \t\n\"'\\$`*?[]{}()<>|&;!#~") == strlen(a))
+        if (plain_word(a))
             out_str(o, a);
         else
             out_quoted(o, a);
