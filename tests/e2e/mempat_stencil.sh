@@ -67,3 +67,19 @@ record "$TMP/one.trace" "$SAMPLES/stencil" 8 1 >/dev/null
 row="SeqStr:[4x13,(+8+,4x13)*5]"
 check "one iteration: SeqStr without REP" \
   grep -qP "^R4@[0-9a-f]+=\\QSeqStr:[$row,(+128+,$row)*5]\\E\\t" "$TMP/one"
+
+# Streaming: the recorder writes into a FIFO while trace-mempat reads it
+# (no trace file, as Exana's online MemPat); the same lines as from a file
+# for the program's own code (the dynamic loader's string handling differs
+# with the file name given to the recorder).
+own() { grep -P '\t(main|jacobi|grid):' "$1"; }
+"$BIN/trace-mempat" --symbolize "$TMP/one.trace" >"$TMP/one.file"
+mkfifo "$TMP/fifo"
+record "$TMP/fifo" "$SAMPLES/stencil" 8 1 >/dev/null &
+rec=$!
+"$BIN/trace-mempat" --symbolize "$TMP/fifo" >"$TMP/one.fifo"
+check_eq "fifo: trace-mempat exit status" 0 $?
+wait $rec
+check_eq "fifo: recorder exit status" 0 $?
+check "fifo: the program's lines found" [ "$(own "$TMP/one.fifo" | wc -l)" -ge 30 ]
+check_eq "fifo: same lines for the program's code" "$(own "$TMP/one.file")" "$(own "$TMP/one.fifo")"
