@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The recorder's speed, trace size and memory against its targets (issue 3):
+#   memrec wall time        <= 2.0x valgrind --tool=none    (stencil, matrix)
+#   trace bytes per access  <= 0.25 on the stencil, <= 2 on pointer chasing
+#   recording memory        <= 64 MiB above --tool=none (max RSS of the
+#                              Valgrind process plus the encoder's)
+# Also printed: native time, Lackey --trace-mem=yes (run on a smaller input
+# and scaled by the instructions executed, output to /dev/null), and the
+# ratios memrec/none and lackey/memrec. Times are medians of RUNS runs
+# (hyperfine). Every target prints PASS or FAIL; the script fails only when
+# a run itself fails.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${MEMREC_BUILD:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD;; esac
+BIN=$BUILD/bin
+SAMPLES=$BUILD/samples
+RUNS=${RUNS:-3}
+export VALGRIND_LIB=$BUILD/valgrind
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+die() { echo "recorder bench: $*" >&2; exit 1; }
+for f in "$VALGRIND_LIB/memrec-amd64-linux" "$BIN/trace-info" "$SAMPLES/stencil"; do
+  [ -x "$f" ] || die "$f is missing (make all first)"
+done
+command -v hyperfine >/dev/null || die "hyperfine is missing (make deps)"
+
+# median SECONDS of a command line, RUNS runs after one warm-up.
+median() {
+  hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$TMP/h.json" "$1" >/dev/null 2>&1 ||
+    die "failed: $1"
+  jq -r '.results[0].median' "$TMP/h.json"
+}
+# maxrss_kib COMMAND...: max RSS of the command (KiB) plus the encoder's,
+# which the encoder reports itself when MEMREC_ENCODER_RUSAGE is set.
+maxrss_kib() {
+  rm -f "$TMP/enc.rss"
+  MEMREC_ENCODER_RUSAGE=$TMP/enc.rss /usr/bin/time -f %M -o "$TMP/rss" "$@" >/dev/null 2>&1 ||
+    die "failed: $*"
+  local enc=0
+  [ -s "$TMP/enc.rss" ] && enc=$(cat "$TMP/enc.rss")
+  echo $(($(cat "$TMP/rss") + enc))
+}
+info() { "$BIN/trace-info" --json "$1" | jq -r ".$2"; }
+verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
+ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
+
+# bench NAME "ARGS" "SMALL-ARGS": one loop-heavy sample.
+bench() {
+  local name=$1 args=$2 small=$3 prog=$SAMPLES/$1 out=$TMP/$1.trace
+  local t_native t_none t_memrec t_lk_small i_full i_small t_lackey bpa
+  t_native=$(median "$prog $args")
+  t_none=$(median "valgrind --tool=none -q $prog $args")
+  t_memrec=$(median "valgrind --tool=memrec -q --memrec-out-file=$out $prog $args")
+  valgrind --tool=memrec -q --memrec-out-file="$out" "$prog" $args >/dev/null 2>&1 || die "$name: recording failed"
+  i_full=$(info "$out" instructions)
+  bpa=$(info "$out" bytes_per_access)
+  valgrind --tool=memrec -q --memrec-out-file="$TMP/small.trace" "$prog" $small >/dev/null 2>&1
+  i_small=$(info "$TMP/small.trace" instructions)
+  t_lk_small=$(median "valgrind --tool=lackey --trace-mem=yes --log-file=/dev/null $prog $small")
+  t_lackey=$(awk "BEGIN { print $t_lk_small * $i_full / $i_small }")
+  printf '%-8s native %.3fs  none %.2fs  memrec %.2fs  lackey --trace-mem (scaled from %s) %.0fs\n' \
+    "$name" "$t_native" "$t_none" "$t_memrec" "$small" "$t_lackey"
+  printf '%-8s memrec/native %.1fx  memrec/none %sx  lackey/memrec %sx  %s bytes/access (%s accesses)\n' \
+    "$name" "$(awk "BEGIN { print $t_memrec / $t_native }")" "$(ratio "$t_memrec" "$t_none")" \
+    "$(ratio "$t_lackey" "$t_memrec")" "$bpa" "$(info "$out" accesses)"
+  echo "TARGET $name memrec/none <= 2.0: $(ratio "$t_memrec" "$t_none") $(verdict "$t_memrec <= 2.0 * $t_none")"
+  eval "BPA_$name=$bpa"
+}
+
+echo "recorder benchmark: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each"
+bench stencil "65 80" "17 4"
+bench matrix "2048 3" "256 1"
+echo "TARGET stencil bytes/access <= 0.25: $BPA_stencil $(verdict "$BPA_stencil <= 0.25")"
+
+# Pointer chasing: a million list nodes linked in shuffled order.
+valgrind --tool=memrec -q --memrec-out-file="$TMP/list.trace" "$SAMPLES/linked_list" 1000000 1 >/dev/null 2>&1 ||
+  die "linked_list: recording failed"
+bpa=$(info "$TMP/list.trace" bytes_per_access)
+echo "TARGET linked_list (1e6 shuffled nodes) bytes/access <= 2: $bpa $(verdict "$bpa <= 2")"
+
+# Memory: the stencil under --tool=none against memrec (+ its encoder).
+rss_none=$(maxrss_kib valgrind --tool=none -q "$SAMPLES/stencil")
+rss_memrec=$(maxrss_kib valgrind --tool=memrec -q --memrec-out-file="$TMP/rss.trace" "$SAMPLES/stencil")
+extra=$(( (rss_memrec - rss_none) / 1024 ))
+echo "memory   none $((rss_none / 1024)) MiB, memrec + encoder $((rss_memrec / 1024)) MiB"
+echo "TARGET recording memory <= 64 MiB above none: +$extra MiB $(verdict "$extra <= 64")"
