@@ -137,27 +137,66 @@ static void map_new_instructions(void)
     nto_slot = n;
 }
 
+/* The mempat slots of a block's access definitions, made at the block's
+ * first execution: the common exec (every access of its exit happened)
+ * then costs one array load per access to find its slot. */
+static uint32_t **block_slots;   /* block id -> slot per access def */
+static uint32_t nblock_slots;
+
+static const uint32_t *slots_of_block(const mr_block_def *def)
+{
+    if (def->id < nblock_slots && block_slots[def->id])
+        return block_slots[def->id];
+    const uint32_t *insn = objinsn_block(insns, def);
+    if (!insn)
+        out_of_memory();
+    map_new_instructions();
+    if (def->id >= nblock_slots) {
+        uint32_t n = nblock_slots ? nblock_slots : 1024;
+        while (n <= def->id)
+            n *= 2;
+        uint32_t **b = realloc(block_slots, n * sizeof *b);
+        if (!b)
+            out_of_memory();
+        memset(b + nblock_slots, 0, (n - nblock_slots) * sizeof *b);
+        block_slots = b;
+        nblock_slots = n;
+    }
+    uint32_t *slots = malloc((def->naccesses ? def->naccesses : 1) * sizeof *slots);
+    if (!slots)
+        out_of_memory();
+    for (uint32_t a = 0; a < def->naccesses; a++)
+        slots[a] = to_slot[insn[a]];
+    return block_slots[def->id] = slots;
+}
+
 /* Phases 1 and 2 for the accesses of one block execution. */
 static void feed_exec(const mr_event *ev)
 {
     const mr_block_def *def = ev->u.exec.def;
-    if (def->naccesses > nscratch) {
-        uint32_t *s = realloc(scratch, def->naccesses * sizeof *s);
-        if (!s)
-            out_of_memory();
-        scratch = s;
-        nscratch = def->naccesses;
-    }
-    const uint32_t *slots = objinsn_exec(insns, ev, scratch);
-    if (!slots)
-        out_of_memory();
-    if (objinsn_count(insns) > nto_slot)
-        map_new_instructions();
+    const uint32_t *slots = slots_of_block(def);
     const mr_access *a = ev->u.exec.accesses;
+    uint32_t n = ev->u.exec.naccesses;
     mempat_run *runs = mempat_runs(patterns);
-    const uint32_t *map = to_slot;
-    for (uint32_t i = 0; i < ev->u.exec.naccesses; i++)
-        mempat_access(patterns, runs, map[slots[i]], a[i].addr, a[i].size);
+    if (n != def->exits[ev->u.exec.exit].naccesses) {
+        /* Guarded accesses whose guard was false are missing: objinsn
+         * matches the others to their definitions. */
+        if (def->naccesses > nscratch) {
+            uint32_t *s = realloc(scratch, def->naccesses * sizeof *s);
+            if (!s)
+                out_of_memory();
+            scratch = s;
+            nscratch = def->naccesses;
+        }
+        const uint32_t *insn = objinsn_exec(insns, ev, scratch);
+        if (!insn)
+            out_of_memory();
+        for (uint32_t i = 0; i < n; i++)
+            mempat_access(patterns, runs, to_slot[insn[i]], a[i].addr, a[i].size);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        mempat_access(patterns, runs, slots[i], a[i].addr, a[i].size);
 }
 
 static void read_trace(const char *path)
@@ -307,6 +346,9 @@ int main(int argc, char **argv)
     print_lines(&o, n);
 
     free(order);
+    for (uint32_t i = 0; i < nblock_slots; i++)
+        free(block_slots[i]);
+    free(block_slots);
     free(scratch);
     free(to_slot);
     mempat_free(patterns);
