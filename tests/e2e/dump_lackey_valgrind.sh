@@ -19,14 +19,16 @@ own_code() {
     /^ [LSM] / { if (keep) { split(substr($0, 4), f, ","); print substr($0, 2, 1) "," f[2] } }'
 }
 
-for s in linked_list binary_tree; do
+# Each sample with small arguments: Lackey prints every instruction.
+for run in "linked_list 300 1" "binary_tree 1500"; do
+  read -r s args <<<"$run"
   prog=$SAMPLES/$s
-  record "$TMP/$s.trace" "$prog" >/dev/null 2>"$TMP/$s.err"
+  record "$TMP/$s.trace" "$prog" $args >/dev/null 2>"$TMP/$s.err"
   check_eq "$s: recorded" 0 $?
   valgrind --tool=lackey --trace-mem=yes --vex-guest-chase=no \
-    --log-file="$TMP/$s.lackey" "$prog" >/dev/null 2>&1
+    --log-file="$TMP/$s.lackey" "$prog" $args >/dev/null 2>&1
   check_eq "$s: Lackey ran" 0 $?
-  valgrind --tool=lackey --trace-mem=yes --log-file="$TMP/$s.chase" "$prog" >/dev/null 2>&1
+  valgrind --tool=lackey --trace-mem=yes --log-file="$TMP/$s.chase" "$prog" $args >/dev/null 2>&1
   check_eq "$s: Lackey ran with chasing" 0 $?
   # The sample's text range, from the trace's module record.
   read -r lo size < <("$BIN/trace-dump" "$TMP/$s.trace" |
