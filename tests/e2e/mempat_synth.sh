@@ -62,6 +62,9 @@ check_eq "db: every row references its instruction" 3 \
   "$(sqlite3 "$db" 'SELECT count(*) FROM mempat m JOIN instructions i ON i.id = m.instruction AND i.run = m.run')"
 check_eq "db: instruction kinds" "load load modify" \
   "$(sqlite3 "$db" 'SELECT i.kind FROM mempat m JOIN instructions i ON i.id = m.instruction ORDER BY i.kind' | xargs)"
+check_eq "db: instructions carry the function" "strided_kernel|3" \
+  "$(sqlite3 "$db" 'SELECT i.function, count(*) FROM mempat m JOIN instructions i ON i.id = m.instruction GROUP BY i.function')"
+check_eq "db: the analysis is recorded" "mempat" "$(sqlite3 "$db" 'SELECT name FROM analyses')"
 check_eq "db: pattern is the text after =" "$(sed 's/^[^=]*=//' "$TMP/out" | sort)" \
   "$(sqlite3 "$db" 'SELECT pattern FROM mempat' | sort)"
 check_eq "db: nothing overflowed" 0 "$(sqlite3 "$db" 'SELECT sum(overflowed) FROM mempat')"
