@@ -118,9 +118,29 @@ static inline int64_t mr_unzigzag(uint64_t v)
     return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-/* Writes v as LEB128 at p (room for 10 bytes needed); returns the end. */
+/* Writes v as LEB128 at p (room for 10 bytes needed: up to 8 are stored
+ * at once, even for a shorter value); returns the end. */
 static inline uint8_t *mr_put_varint(uint8_t *p, uint64_t v)
 {
+    if (MR_LIKELY(v < 0x80)) {
+        *p = (uint8_t)v;
+        return p + 1;
+    }
+    if (MR_LIKELY(v < (1ULL << 56))) {
+        /* Spread the 7-bit groups one per byte, set the continuation bits
+         * of all bytes but the last, store 8 bytes: no branch per byte. */
+        unsigned len = (unsigned)(64 - __builtin_clzll(v) + 6) / 7;   /* 2..8 */
+        uint64_t x = (v & 0x7fULL) | ((v << 1) & (0x7fULL << 8)) |
+                     ((v << 2) & (0x7fULL << 16)) | ((v << 3) & (0x7fULL << 24)) |
+                     ((v << 4) & (0x7fULL << 32)) | ((v << 5) & (0x7fULL << 40)) |
+                     ((v << 6) & (0x7fULL << 48)) | ((v << 7) & (0x7fULL << 56));
+        x |= 0x8080808080808080ULL & ((1ULL << (8 * (len - 1))) - 1);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+#endif
+        memcpy(p, &x, 8);
+        return p + len;
+    }
     while (v >= 0x80) {
         *p++ = (uint8_t)(v | 0x80);
         v >>= 7;

@@ -223,11 +223,19 @@ static mr_thread_state *thread_get(mr_writer *w, uint32_t tid, int count)
     return t;
 }
 
+/* Room left in every stream past chunk_bytes at chunk start: more than the
+ * largest execution can write to one stream (10 bytes per access plus a
+ * few varints), so mr_write_exec checks no capacity. */
+#define MR_RECORD_ROOM (10u * MR_MAX_BLOCK_PARTS + 64u)
+
 /* Starts an EVENTS chunk: prediction state resets, and the threads whose
  * last block left by a call or return are listed so a reader that seeks
  * here still synthesises the right MR_EV_CALL/RETURN. */
 static int begin_chunk(mr_writer *w)
 {
+    for (int i = 0; i < MR_NSTREAMS; i++)
+        if (mr_buf_reserve(&w->s[i], w->chunk_bytes + MR_RECORD_ROOM))
+            return oom(w);
     w->chunk_open = 1;
     w->chunk_time = w->time;
     w->chunk_tid = w->cur_tid;
@@ -612,13 +620,13 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
         return fail(w, "block %u: addresses missing", block);
     if (MR_UNLIKELY(!w->cur) && !(w->cur = thread_get(w, w->cur_tid, 1)))
         return -1;
-    if (begin_record(w, MR_OP_EXEC_PRED))
+    if (MR_UNLIKELY(!w->chunk_open) && begin_chunk(w))
         return -1;
+    /* No capacity checks: begin_chunk left every stream MR_RECORD_ROOM
+     * bytes beyond chunk_bytes, more than one execution can add. */
     mr_buf *s = w->s;
-    if (mr_buf_reserve(&s[MR_S_BLOCK], 10) || mr_buf_reserve(&s[MR_S_EXIT], 10) ||
-        mr_buf_reserve(&s[MR_S_FLAG], n) || mr_buf_reserve(&s[MR_S_DELTA], 10 * (size_t)n) ||
-        mr_buf_reserve(&s[MR_S_VALUE], 10 * (size_t)n))
-        return oom(w);
+    s[MR_S_CTL].p[s[MR_S_CTL].len++] = MR_OP_EXEC_PRED;
+    w->nrecords++;
     mr_bstate_touch(bs, w->epoch);
     uint32_t predicted = w->prev ? w->prev->succ[w->prev_exit] : MR_NO_BLOCK;
     if (predicted != block) {
