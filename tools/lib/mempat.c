@@ -5,8 +5,11 @@
  *
  *   access -> run (level -1) -> level 0 -> level 1 -> ... -> top list
  *
- * A run grows while each access starts where the previous one ended (the
- * hot path: one compare). When a run ends it becomes an item of level 0.
+ * A run grows while each access starts where the previous one ended. When
+ * a run ends it becomes an item of level 0. The hot path (mempat_access()
+ * in mempat.h) only checks a prediction of the next address: the run's
+ * continuation, or the next element of level 0's stride of single accesses
+ * ("stride mode", whose hits are folded in when the prediction fails).
  * Every level holds one intermediate pattern: a first item, the offset to
  * the next and the count k of lasting items (the paper's itr). An item of
  * the same shape at the same offset extends it (phase 2); any other item
