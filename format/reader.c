@@ -305,7 +305,8 @@ int mr_reader_load_chunk(mr_reader *r)
             return mr_reader_fail(r, 1, "truncated: chunk %u at offset %llu is incomplete",
                                   seq, (unsigned long long)off);
         r->next_seq++;
-        r->chunks_read++;
+        /* Counted like mr_reader_chunk_count(): the index is not a chunk of data. */
+        r->chunks_read += f.kind != MR_CHUNK_INDEX;
         if (mr_zhdr_crc(r->comp.p, f.comp_size) != f.zcrc)
             return mr_reader_fail(r, 0, "chunk %u: checksum mismatch", seq);
         if (!known)
