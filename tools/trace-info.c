@@ -67,9 +67,14 @@ int main(int argc, char **argv)
         case 'V': cli_version();
         case ':': cli_usage_error("option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt)
-                cli_usage_error("unknown option '-%c'", optopt);
-            cli_usage_error("unknown option '%s'", argv[optind - 1]);
+            /* A long option is named by its word (optopt is its value
+             * when it was given an argument it does not take); a short
+             * one by its letter, which may sit inside a cluster like -qz. */
+            if (strncmp(argv[optind - 1], "--", 2) == 0)
+                cli_usage_error(optopt ? "option '%s' takes no value"
+                                       : "unknown option '%s'",
+                                argv[optind - 1]);
+            cli_usage_error("unknown option '-%c'", optopt);
         }
     }
     if (argc - optind > 1)
