@@ -39,8 +39,8 @@ static const char usage_text[] =
     "returns count the exits of executed blocks that call or return.\n"
     "\n"
     "Exit status: 0 when the trace was read (also when it was truncated: a\n"
-    "warning goes to stderr), 1 when it cannot be read or is corrupt, 2 for\n"
-    "bad usage.\n";
+    "warning goes to stderr), 1 when it cannot be read or is corrupt (a file\n"
+    "cut inside its 20-byte header cannot be read), 2 for bad usage.\n";
 
 /* Kept in statics so that exits from cli_fail() leave them reachable
  * (no leak reports under the sanitizers). */

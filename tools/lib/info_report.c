@@ -126,6 +126,7 @@ void info_print_text(dump_out *o, const info_summary *s, const info_source *src)
     text_u64(o, "loads", c->loads + c->modifies);
     text_u64(o, "stores", c->stores + c->modifies);
     text_u64(o, "modifies", c->modifies);
+    text_u64(o, "accesses", accesses_of(s));  /* a modify once */
     text_u64(o, "values recorded", s->values);
     text_u64(o, "calls", c->calls);
     text_u64(o, "returns", c->returns);
