@@ -1,13 +1,17 @@
 /*
  * encoder.c: memrec-encoder, the process that writes memrec's traces.
  *
- *   memrec-encoder OUTPUT LEVEL     (started by the memrec tool, not by hand)
+ *   memrec-encoder OUTPUT LEVEL SLOTS:WORDS   (started by the memrec tool)
  *
- * stdin is the tool's raw stream (recorder/wire.h); every record becomes a
- * call of the trace library's writer, which does the encoding and zstd
- * compression here, on another core than the instrumented program. stdout
- * carries one status line ("ok" once OUTPUT is open, else the reason) and
- * stays open until the trace is complete, so the tool can wait for it.
+ * Descriptor 3 is the ring shared with the tool (SLOTS slots of WORDS
+ * 64-bit words). stdin carries one 8-byte message per filled slot
+ * (slot | words << 8); the slot holds whole records of the raw stream
+ * (recorder/wire.h). Every record becomes a call of the trace library's
+ * writer, which does the encoding and zstd compression here, on another
+ * core than the instrumented program; then one byte (the slot's number) on
+ * stdout gives the slot back. stdout first carries one status line ("ok"
+ * once OUTPUT is open, else the reason) and stays open until the trace is
+ * complete, so the tool can wait for it.
  *
  * The encoder shares the recorded program's process group, so it ignores
  * the signals a terminal or a timeout sends to the group and finishes when
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -50,10 +55,6 @@ typedef struct encoder {
     size_t nblocks;
     uint64_t *addrs, *values;    /* scratch for one execution */
     size_t scratch;
-    uint64_t *in;                /* input words */
-    size_t in_cap, in_pos, in_len;  /* in words */
-    size_t in_tail;              /* bytes of a partial word after in_len */
-    int in_eof;
 } encoder;
 
 static void die_oom(void)
@@ -84,38 +85,6 @@ static void check(encoder *e, int rc)
 {
     if (rc < 0)
         writer_failed(e, mr_writer_error(e->w));
-}
-
-/* Makes at least n words available at e->in + e->in_pos; 0 at end of input. */
-static int need(encoder *e, size_t n)
-{
-    while (e->in_len - e->in_pos < n) {
-        if (e->in_eof)
-            return 0;
-        if (e->in_pos > 0) {
-            memmove(e->in, e->in + e->in_pos, (e->in_len - e->in_pos) * 8 + e->in_tail);
-            e->in_len -= e->in_pos;
-            e->in_pos = 0;
-        }
-        if (e->in_cap < n || e->in_cap - e->in_len < 65536) {
-            size_t cap = e->in_cap * 2 > n + 65536 ? e->in_cap * 2 : n + 65536;
-            e->in = xrealloc(e->in, cap * 8);
-            e->in_cap = cap;
-        }
-        /* Partial words can arrive: read bytes, count whole words. */
-        char *dst = (char *)(e->in + e->in_len) + e->in_tail;
-        ssize_t r = read(0, dst, (e->in_cap - e->in_len) * 8 - e->in_tail);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            e->in_eof = 1;
-            continue;
-        }
-        size_t bytes = e->in_tail + (size_t)r;
-        e->in_len += bytes / 8;
-        e->in_tail = bytes % 8;
-    }
-    return 1;
 }
 
 static const char *string(const encoder *e, uint64_t id)
@@ -288,26 +257,24 @@ static void on_end(encoder *e, uint32_t reason, const uint64_t *p, uint32_t n)
     finish(e, &end);
 }
 
-/* One block execution; the header is e->in[e->in_pos]. Returns 0 at a cut. */
-static int on_exec(encoder *e, uint64_t header)
+/* One block execution at p (n words left in the slot). Returns the words
+ * it takes, or 0 when the stream makes no sense any more. */
+static size_t on_exec(encoder *e, const uint64_t *p, size_t n)
 {
+    uint64_t header = p[0];
     uint32_t id = (uint32_t)(header >> 24), exit_ix = (uint32_t)((header >> 8) & 0xffff);
     enc_block *b = id < e->nblocks ? e->blocks[id] : NULL;
-    if (!b || exit_ix >= b->def.nexits) {
+    if (!b || exit_ix >= b->def.nexits || 1 + (size_t)b->words_at_exit[exit_ix] > n) {
         writer_failed(e, "execution of an unknown block from the tool");
-        e->in_pos = e->in_len;          /* the stream cannot be followed any more */
-        return 1;
-    }
-    uint32_t words = b->words_at_exit[exit_ix];
-    if (!need(e, 1 + words))
         return 0;
-    const uint64_t *q = e->in + e->in_pos + 1;
-    e->in_pos += 1 + words;
+    }
+    size_t words = 1 + b->words_at_exit[exit_ix];
     if (e->failed)
-        return 1;
+        return words;
+    const uint64_t *q = p + 1;
     if (!b->has_values) {
         check(e, mr_write_exec(e->w, id, exit_ix, q, NULL));
-        return 1;
+        return words;
     }
     uint32_t na = b->exits[exit_ix].naccesses, nv = 0;
     for (uint32_t k = 0; k < na; k++) {
@@ -316,25 +283,27 @@ static int on_exec(encoder *e, uint64_t header)
             e->values[nv++] = *q++;
     }
     check(e, mr_write_exec(e->w, id, exit_ix, e->addrs, e->values));
-    return 1;
+    return words;
 }
 
-/* One generic record. Returns 0 when the input ends inside it. */
-static int on_record(encoder *e, uint64_t header)
+/* One generic record at p; like on_exec. */
+static size_t on_record(encoder *e, const uint64_t *rec, size_t avail)
 {
+    uint64_t header = rec[0];
     uint32_t tag = header & 0xff, n = (uint32_t)((header >> 8) & 0xffffff);
     uint32_t aux = (uint32_t)(header >> 32);
-    if (!need(e, 1 + (size_t)n))
+    if (1 + (size_t)n > avail) {
+        writer_failed(e, "a record cut short by the tool");
         return 0;
-    const uint64_t *p = e->in + e->in_pos + 1;
-    e->in_pos += 1 + (size_t)n;
+    }
+    const uint64_t *p = rec + 1;
     e->exec_pending = tag == WIRE_EXEC_CALL;
     if (tag == WIRE_STRING) {
         on_string(e, aux, p, n);
-        return 1;
+        return 1 + (size_t)n;
     }
-    if (e->failed)
-        return 1;
+    if (e->failed || e->ended)
+        return 1 + (size_t)n;
     switch (tag) {
     case WIRE_PROCESS: on_process(e, p, n); break;
     case WIRE_MODULE: on_module(e, aux, p, n); break;
@@ -349,30 +318,61 @@ static int on_record(encoder *e, uint64_t header)
     case WIRE_END: on_end(e, aux, p, n); break;
     default:
         writer_failed(e, "unknown record from the tool");
-        e->in_pos = e->in_len;
+        return 0;
+    }
+    return 1 + (size_t)n;
+}
+
+/* The records of one slot. */
+static void process_slot(encoder *e, const uint64_t *w, size_t n)
+{
+    size_t pos = 0;
+    while (pos < n && !e->ended) {
+        size_t used = (w[pos] & 0xff) == WIRE_EXEC ? on_exec(e, w + pos, n - pos)
+                                                   : on_record(e, w + pos, n - pos);
+        if (used == 0)
+            return;
+        pos += used;
+    }
+}
+
+/* Reads exactly n bytes from stdin; 0 at end of input. */
+static int read_full(void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(0, (char *)buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 0;
+        got += (size_t)r;
     }
     return 1;
 }
 
-static void run(encoder *e)
+static void run(encoder *e, const uint64_t *ring, uint32_t slots, uint32_t words)
 {
-    while (!e->ended && need(e, 1)) {
-        uint64_t header = e->in[e->in_pos];
-        int whole = (header & 0xff) == WIRE_EXEC ? on_exec(e, header) : on_record(e, header);
-        if (!whole)
+    uint64_t msg;
+    while (read_full(&msg, sizeof msg)) {
+        uint32_t slot = (uint32_t)(msg & 0xff);
+        uint64_t n = msg >> 8;
+        if (slot >= slots || n > words) {
+            writer_failed(e, "bad message from the tool");
+            continue;
+        }
+        if (!e->ended)
+            process_slot(e, ring + (size_t)slot * words, n);
+        unsigned char done = (unsigned char)slot;
+        if (write(1, &done, 1) != 1)
             break;
     }
     if (!e->ended) {
         mr_end end;
         memset(&end, 0, sizeof end);
-        end.reason = e->exec_pending ? MR_END_EXEC : MR_END_LOST;
+        end.reason = MR_END_EXEC;
         finish(e, e->exec_pending ? &end : NULL);
     }
-    /* Read to the end anyway: the tool must never block on a full pipe. */
-    static char sink[1 << 16];
-    ssize_t r;
-    while (!e->in_eof && ((r = read(0, sink, sizeof sink)) > 0 || (r < 0 && errno == EINTR)))
-        ;
 }
 
 /* For the benchmark: the encoder's max RSS (KiB) into the file named by
@@ -392,9 +392,18 @@ static void report_rusage(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fputs("usage: memrec-encoder OUTPUT LEVEL (started by valgrind --tool=memrec)\n", stderr);
+    unsigned slots = 0, words = 0;
+    if (argc != 4 || sscanf(argv[3], "%u:%u", &slots, &words) != 2 || slots == 0 ||
+        slots > 256 || words == 0) {
+        fputs("usage: memrec-encoder OUTPUT LEVEL SLOTS:WORDS (started by valgrind --tool=memrec)\n",
+              stderr);
         return 2;
+    }
+    size_t ring_bytes = (size_t)slots * words * 8;
+    const uint64_t *ring = mmap(NULL, ring_bytes, PROT_READ, MAP_SHARED, 3, 0);
+    if (ring == MAP_FAILED) {
+        dprintf(1, "cannot map the ring shared with the tool: %s\n", strerror(errno));
+        return 1;
     }
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
@@ -402,7 +411,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
     /* Descriptors inherited from the recorded program are not ours. */
-    for (int fd = 3; fd < 1024; fd++)
+    for (int fd = 4; fd < 1024; fd++)
         close(fd);
 
     encoder e;
@@ -417,7 +426,7 @@ int main(int argc, char **argv)
     }
     if (write(1, WIRE_STATUS_OK, strlen(WIRE_STATUS_OK)) < 0)
         return 1;
-    run(&e);
+    run(&e, ring, slots, words);
     report_rusage();
     return e.failed ? 1 : 0;
 }

@@ -315,24 +315,28 @@ static void emit_leave(emitter *em, UInt index)
                   IRExpr_Const(IRConst_U64((ULong)(Addr)&mr_cursor)), next));
 }
 
-/* Loads the cursor, flushing first when the block's words might not fit. */
+/* Loads the cursor, handing the slot over first when the block's words
+ * might not fit in what is left of it. */
 static void emit_entry(emitter *em, UInt max_words)
 {
     IRExpr *cur0 = new_tmp(em->out, Ity_I64,
                            IRExpr_Load(Iend_LE, Ity_I64,
                                        IRExpr_Const(IRConst_U64((ULong)(Addr)&mr_cursor))));
-    ULong limit = (ULong)(Addr)(mr_buf_end - max_words);
-    IRExpr *full = new_tmp(em->out, Ity_I1,
-                           IRExpr_Binop(Iop_CmpLT64U, IRExpr_Const(IRConst_U64(limit)), cur0));
-    IRDirty *d = unsafeIRDirty_0_N(0, "mr_stream_flush_full",
+    IRExpr *end = new_tmp(em->out, Ity_I64,
+                          IRExpr_Load(Iend_LE, Ity_I64,
+                                      IRExpr_Const(IRConst_U64((ULong)(Addr)&mr_buf_end))));
+    IRExpr *need = new_tmp(em->out, Ity_I64,
+                           IRExpr_Binop(Iop_Add64, cur0,
+                                        IRExpr_Const(IRConst_U64(8ULL * max_words))));
+    IRExpr *full = new_tmp(em->out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, end, need));
+    IRTemp fresh = newIRTemp(em->out->tyenv, Ity_I64);
+    IRDirty *d = unsafeIRDirty_1_N(fresh, 0, "mr_stream_flush_full",
                                    VG_(fnptr_to_fnentry)(&mr_stream_flush_full),
                                    mkIRExprVec_0());
     d->guard = full;
     addStmtToIRSB(em->out, IRStmt_Dirty(d));
     em->cur = newIRTemp(em->out->tyenv, Ity_I64);
-    addStmtToIRSB(em->out, IRStmt_WrTmp(em->cur,
-                  IRExpr_ITE(full, IRExpr_Const(IRConst_U64((ULong)(Addr)mr_buf_start)),
-                             cur0)));
+    addStmtToIRSB(em->out, IRStmt_WrTmp(em->cur, IRExpr_ITE(full, IRExpr_RdTmp(fresh), cur0)));
     em->words = 1;
 }
 

@@ -1,13 +1,20 @@
 /*
- * mr_stream.c: the buffer of raw words, the pipe to the encoder, and the
- * encoder's life (start, restart after fork, finish).
+ * mr_stream.c: the ring of raw words shared with the encoder, the pipes
+ * that hand its slots back and forth, and the encoder's life (start,
+ * restart after fork, finish).
  *
- * Instrumented blocks append words at mr_cursor (inline IR, no call); a
- * block that might not fit calls mr_stream_flush_full() first. Everything
- * else goes through mr_emit(). Valgrind runs one thread at a time and never
- * switches threads inside a block, so one buffer serves all threads.
+ * The ring is a memfd mapped by both processes: RING_SLOTS slots of
+ * SLOT_WORDS words. Instrumented blocks append words at mr_cursor in the
+ * current slot (inline IR, no call); a block that might not fit calls
+ * mr_stream_flush_full(), which hands the slot to the encoder (one 8-byte
+ * message on the data pipe: slot | words << 8) and moves to the next slot,
+ * waiting until the encoder has given it back (one byte on its stdout per
+ * slot done). No word is copied through the kernel. Records never straddle
+ * two slots. Valgrind runs one thread at a time and never switches inside a
+ * block, so one ring serves all threads.
  */
 #include "mr_tool.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcfile.h"
@@ -20,27 +27,36 @@
 #include "pub_tool_vkiscnums.h"
 
 /* Not in 3.19's public headers, but exported by the core we link: moves a
- * descriptor out of the client's range (and sets close-on-exec), fcntl,
- * and a non-blocking sigtimedwait to drop a SIGPIPE our own write caused. */
+ * descriptor out of the client's range (and sets close-on-exec), raw
+ * syscalls (memfd_create, ftruncate), a shared mapping for Valgrind's own
+ * use, and a non-blocking sigtimedwait to drop a SIGPIPE our write caused. */
 extern Int VG_(safe_fd)(Int oldfd);
-extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4,
+                              UWord a5, UWord a6, UWord a7, UWord a8);
+extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT length, UInt prot, Int fd,
+                                                      Off64T offset);
 extern Int VG_(sigtimedwait_zero)(const vki_sigset_t *set, vki_siginfo_t *info);
 extern Int VG_(sigemptyset)(vki_sigset_t *set);
 extern Int VG_(sigaddset)(vki_sigset_t *set, Int signum);
 
-#define BUF_WORDS   (1u << 19)     /* 4 MiB: one write() per 4 MiB of trace */
-#define SIDE_WORDS  (1u << 14)     /* records sent while collection is off */
-#define PIPE_BYTES  (1 << 20)      /* asked-for pipe capacity */
-#define F_SETPIPE_SZ_CMD 1031      /* Linux F_SETPIPE_SZ */
+#define RING_SLOTS  4
+#define SLOT_WORDS  (1u << 18)      /* 2 MiB: one message per 2 MiB of raw words */
+#define RING_BYTES  ((SizeT)RING_SLOTS * SLOT_WORDS * sizeof(ULong))
+#define SIDE_WORDS  (1u << 14)      /* records sent while collection is off */
+#define RING_FD     3               /* where the encoder finds the ring */
 
 ULong *mr_cursor;
 ULong *mr_buf_start;
 ULong *mr_buf_end;
 
-/* While collection is off, blocks still append to the buffer (the inline IR
- * does not test a flag) but the buffer is dropped instead of written; other
+static ULong *ring;                 /* RING_SLOTS slots */
+static UInt slot;                   /* the slot being filled */
+static Bool busy[RING_SLOTS];       /* handed to the encoder, not yet back */
+
+/* While collection is off, blocks still append to the slot (the inline IR
+ * does not test a flag) but the slot is dropped instead of sent; other
  * records wait in this side buffer, so their order is kept. */
-static ULong *side_buf;
+static ULong side_buf[SIDE_WORDS];
 static UInt side_used;
 static Bool collecting = True;
 
@@ -49,23 +65,37 @@ static Bool collecting = True;
 static ULong *def_log;
 static SizeT def_log_used, def_log_size;
 
-static Int data_fd = -1;        /* write end of the data pipe */
-static Int status_fd = -1;      /* read end of the encoder's status pipe */
+static Int data_fd = -1;        /* write end of the message pipe */
+static Int status_fd = -1;      /* read end of the encoder's stdout */
 static Bool alive;              /* records are being sent */
-static Bool reported;           /* the failure was reported once */
+static Bool reported;           /* a failure was reported once */
 static HChar *trace_path;       /* the expanded output path */
+
+/* A scratch slot while nothing is sent (before start, after a failure). */
+static ULong scratch[SLOT_WORDS];
+
+static void use_slot(ULong *base)
+{
+    mr_buf_start = base;
+    mr_buf_end = base + SLOT_WORDS;
+    mr_cursor = base;
+}
 
 void mr_stream_init(void)
 {
-    mr_buf_start = VG_(malloc)("mr.buf", BUF_WORDS * sizeof(ULong));
-    mr_buf_end = mr_buf_start + BUF_WORDS;
-    mr_cursor = mr_buf_start;
-    side_buf = VG_(malloc)("mr.side", SIDE_WORDS * sizeof(ULong));
+    use_slot(scratch);
 }
 
 Bool mr_stream_alive(void)
 {
     return alive;
+}
+
+static void close_fd(Int *fd)
+{
+    if (*fd >= 0)
+        VG_(close)(*fd);
+    *fd = -1;
 }
 
 /* Stops sending after a failure, saying so once. */
@@ -76,88 +106,126 @@ static void give_up(const HChar *why)
                   trace_path ? trace_path : "trace", why);
     reported = True;
     alive = False;
-    if (data_fd >= 0)
-        VG_(close)(data_fd);
-    data_fd = -1;
+    close_fd(&data_fd);
+    use_slot(scratch);
 }
 
-/* write() all of [p, p+n), retrying short writes. */
-static void write_all(const void *p, SizeT n)
+/* Waits for the encoder to give a slot back. */
+static void wait_for_slot(UInt s)
 {
-    const UChar *b = p;
-    while (alive && n > 0) {
-        Int chunk = n > (1 << 30) ? (1 << 30) : (Int)n;
-        Int r = VG_(write)(data_fd, b, chunk);
+    while (alive && busy[s]) {
+        UChar done;
+        Int r = VG_(read)(status_fd, &done, 1);
         if (r == -VKI_EINTR)
             continue;
-        if (r <= 0) {
-            if (r == -VKI_EPIPE) {
-                /* Our write raised SIGPIPE for this thread: take it back so
-                 * the client does not die of the encoder's death. */
-                vki_sigset_t set;
-                vki_siginfo_t info;
-                VG_(sigemptyset)(&set);
-                VG_(sigaddset)(&set, VKI_SIGPIPE);
-                VG_(sigtimedwait_zero)(&set, &info);
-            }
-            give_up("the encoder stopped reading");
+        if (r != 1 || done >= RING_SLOTS) {
+            give_up("the encoder stopped");
             return;
         }
-        b += r;
-        n -= (SizeT)r;
+        busy[done] = False;
     }
 }
 
+/* Hands the filled part of the current slot to the encoder. */
+static void send_slot(void)
+{
+    UInt words = (UInt)(mr_cursor - mr_buf_start);
+    if (!alive || words == 0) {
+        mr_cursor = mr_buf_start;
+        return;
+    }
+    ULong msg = slot | (ULong)words << 8;
+    Int r;
+    do
+        r = VG_(write)(data_fd, &msg, sizeof msg);
+    while (r == -VKI_EINTR);
+    if (r != sizeof msg) {
+        if (r == -VKI_EPIPE) {
+            /* Our write raised SIGPIPE for this thread: take it back so
+             * the client does not die of the encoder's death. */
+            vki_sigset_t set;
+            vki_siginfo_t info;
+            VG_(sigemptyset)(&set);
+            VG_(sigaddset)(&set, VKI_SIGPIPE);
+            VG_(sigtimedwait_zero)(&set, &info);
+        }
+        give_up("the encoder stopped reading");
+        return;
+    }
+    busy[slot] = True;
+    slot = (slot + 1) % RING_SLOTS;
+    wait_for_slot(slot);
+    if (alive)
+        use_slot(ring + (SizeT)slot * SLOT_WORDS);
+}
+
+/* Appends n words (whole records) to the current slot. */
+static void put(const ULong *w, UInt n)
+{
+    tl_assert(n <= SLOT_WORDS);
+    if ((SizeT)(mr_buf_end - mr_cursor) < n)
+        send_slot();
+    VG_(memcpy)(mr_cursor, w, (SizeT)n * sizeof(ULong));
+    mr_cursor += n;
+}
+
+/* Sends what waited in the side buffer; the slot holds only junk written
+ * by blocks while collection was off. */
 static void flush_side(void)
 {
-    write_all(side_buf, side_used * sizeof(ULong));
+    if (side_used == 0)
+        return;
+    mr_cursor = mr_buf_start;
+    put(side_buf, side_used);
     side_used = 0;
+    send_slot();
 }
 
 void mr_stream_flush(void)
 {
     if (collecting)
-        write_all(mr_buf_start, (SizeT)(mr_cursor - mr_buf_start) * sizeof(ULong));
-    mr_cursor = mr_buf_start;
+        send_slot();
+    else
+        mr_cursor = mr_buf_start;
     flush_side();
 }
 
-VG_REGPARM(0) void mr_stream_flush_full(void)
+/* Called by inline IR: returns the cursor to continue at. */
+VG_REGPARM(0) ULong *mr_stream_flush_full(void)
 {
     mr_stream_flush();
+    return mr_cursor;
 }
 
-/* Appends n words where records go now: the buffer, or the side buffer
- * while collection is off. */
+/* Appends one record where records go now. */
 static void append(const ULong *w, UInt n)
 {
     if (collecting) {
-        if ((SizeT)(mr_buf_end - mr_cursor) < n)
-            mr_stream_flush();
-        if ((SizeT)(mr_buf_end - mr_cursor) < n) {   /* bigger than the buffer */
-            write_all(w, (SizeT)n * sizeof(ULong));
-            return;
-        }
-        VG_(memcpy)(mr_cursor, w, (SizeT)n * sizeof(ULong));
-        mr_cursor += n;
-    } else {
-        if (SIDE_WORDS - side_used < n)
-            flush_side();
-        if (SIDE_WORDS - side_used < n) {
-            write_all(w, (SizeT)n * sizeof(ULong));
-            return;
-        }
-        VG_(memcpy)(side_buf + side_used, w, (SizeT)n * sizeof(ULong));
-        side_used += n;
+        put(w, n);
+        return;
     }
+    if (SIDE_WORDS - side_used < n)
+        flush_side();
+    if (n > SIDE_WORDS) {                  /* a huge record: send it alone */
+        mr_cursor = mr_buf_start;
+        put(w, n);
+        send_slot();
+        return;
+    }
+    VG_(memcpy)(side_buf + side_used, w, (SizeT)n * sizeof(ULong));
+    side_used += n;
 }
 
 void mr_emit(UInt tag, UInt aux, const ULong *payload, UInt nwords)
 {
-    ULong header = WIRE_HEADER(tag, nwords, aux);
-    append(&header, 1);
+    ULong small[16];
+    ULong *rec = nwords < 16 ? small : VG_(malloc)("mr.rec", (nwords + 1) * sizeof(ULong));
+    rec[0] = WIRE_HEADER(tag, nwords, aux);
     if (nwords)
-        append(payload, nwords);
+        VG_(memcpy)(rec + 1, payload, (SizeT)nwords * sizeof(ULong));
+    append(rec, nwords + 1);
+    if (rec != small)
+        VG_(free)(rec);
 }
 
 static void log_words(const ULong *w, SizeT n)
@@ -181,6 +249,18 @@ void mr_emit_def(UInt tag, UInt aux, const ULong *payload, UInt nwords)
     mr_emit(tag, aux, payload, nwords);
 }
 
+/* Sends the logged definitions again: strings first (the process record
+ * names some), or everything else. */
+static void replay_defs(Bool strings)
+{
+    for (SizeT i = 0; i < def_log_used;) {
+        UInt n = 1 + (UInt)((def_log[i] >> 8) & 0xffffff);
+        if (((def_log[i] & 0xff) == WIRE_STRING) == strings)
+            append(def_log + i, n);
+        i += n;
+    }
+}
+
 Bool mr_stream_collecting(void)
 {
     return collecting;
@@ -192,24 +272,20 @@ void mr_stream_set_collect(Bool on)
         return;
     if (on) {
         mr_cursor = mr_buf_start;   /* drop what blocks wrote while off */
-        flush_side();
         collecting = True;
+        if (side_used) {
+            put(side_buf, side_used);
+            side_used = 0;
+        }
         mr_emit(WIRE_COLLECT, 1, NULL, 0);
     } else {
         mr_emit(WIRE_COLLECT, 0, NULL, 0);
-        mr_stream_flush();
+        send_slot();
         collecting = False;
     }
 }
 
 /* ---- the encoder process ---- */
-
-static void close_fd(Int *fd)
-{
-    if (*fd >= 0)
-        VG_(close)(*fd);
-    *fd = -1;
-}
 
 /* Reads the encoder's status line; returns NULL for success or the message. */
 static HChar *read_status(void)
@@ -234,29 +310,33 @@ static HChar *read_status(void)
 }
 
 /* Forks twice so that the encoder is not the client's child (a client's
- * wait() must never reap it); the middle process is reaped at once. */
-static Int spawn_encoder(const HChar *path, Int data_rd, Int data_wr, Int status_rd,
-                         Int status_wr)
+ * wait() must never reap it); the middle process is reaped at once. The
+ * encoder gets the message pipe as stdin, the status pipe as stdout and
+ * the ring as descriptor 3. */
+static Int spawn_encoder(const HChar *path, Int data[2], Int status[2], Int ring_fd)
 {
-    HChar level[16];
-    const HChar *argv[4];
+    HChar level[16], layout[48];
+    const HChar *argv[5];
     HChar *exe = VG_(malloc)("mr.exe", VG_(strlen)(VG_(libdir)) + 32);
     VG_(sprintf)(exe, "%s/memrec-encoder", VG_(libdir));
     VG_(sprintf)(level, "%d", mr_clo.compress_level);
+    VG_(sprintf)(layout, "%u:%u", RING_SLOTS, SLOT_WORDS);
     argv[0] = exe;
     argv[1] = path;
     argv[2] = level;
-    argv[3] = NULL;
+    argv[3] = layout;
+    argv[4] = NULL;
 
     Int middle = VG_(fork)();
     if (middle < 0)
         return -1;
     if (middle == 0) {
         if (VG_(fork)() == 0) {
-            VG_(close)(data_wr);        /* else the encoder never sees EOF */
-            VG_(close)(status_rd);
-            VG_(dup2)(data_rd, 0);
-            VG_(dup2)(status_wr, 1);
+            VG_(close)(data[1]);        /* else the encoder never sees EOF */
+            VG_(close)(status[0]);
+            VG_(dup2)(data[0], 0);
+            VG_(dup2)(status[1], 1);
+            VG_(dup2)(ring_fd, RING_FD);
             VG_(execv)(exe, argv);
             VG_(write)(1, "cannot run the encoder\n", 23);
             VG_(exit)(127);
@@ -270,31 +350,61 @@ static Int spawn_encoder(const HChar *path, Int data_rd, Int data_wr, Int status
     return 0;
 }
 
+/* A new ring: a memfd of RING_BYTES mapped here; returns its descriptor. */
+static Int new_ring(void)
+{
+    SysRes r = VG_(do_syscall)(__NR_memfd_create, (UWord)"memrec-ring", 0, 0, 0, 0, 0, 0, 0);
+    if (sr_isError(r))
+        return -1;
+    Int fd = (Int)sr_Res(r);
+    r = VG_(do_syscall)(__NR_ftruncate, fd, RING_BYTES, 0, 0, 0, 0, 0, 0);
+    if (!sr_isError(r))
+        r = VG_(am_shared_mmap_file_float_valgrind)(RING_BYTES,
+                                                   VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
+    if (sr_isError(r)) {
+        VG_(close)(fd);
+        return -1;
+    }
+    ring = (ULong *)sr_Res(r);
+    slot = 0;
+    for (UInt i = 0; i < RING_SLOTS; i++)
+        busy[i] = False;
+    return fd;
+}
+
 /* Starts an encoder writing to path; returns NULL or the error message. */
 static HChar *start_encoder(const HChar *path)
 {
     Int data[2], status[2];
-    if (VG_(pipe)(data) < 0)
+    Int ring_fd = new_ring();
+    if (ring_fd < 0)
+        return (HChar *)"cannot create the shared ring\n";
+    if (VG_(pipe)(data) < 0) {
+        VG_(close)(ring_fd);
         return (HChar *)"cannot create a pipe\n";
+    }
     if (VG_(pipe)(status) < 0) {
+        VG_(close)(ring_fd);
         VG_(close)(data[0]);
         VG_(close)(data[1]);
         return (HChar *)"cannot create a pipe\n";
     }
-    Int failed = spawn_encoder(path, data[0], data[1], status[0], status[1]);
+    Int failed = spawn_encoder(path, data, status, ring_fd);
+    VG_(close)(ring_fd);                /* the mapping stays */
     VG_(close)(data[0]);
     VG_(close)(status[1]);
     data_fd = VG_(safe_fd)(data[1]);
     status_fd = VG_(safe_fd)(status[0]);
     if (failed)
         return (HChar *)"cannot fork the encoder\n";
-    VG_(fcntl)(data_fd, F_SETPIPE_SZ_CMD, PIPE_BYTES);
     HChar *err = read_status();
     if (err) {
         close_fd(&data_fd);
         close_fd(&status_fd);
+        return err;
     }
-    return err;
+    use_slot(ring);
+    return NULL;
 }
 
 /* The output path: the option with %p and %q{VAR} expanded. When the name
@@ -330,9 +440,13 @@ void mr_stream_start(const HChar *unused)
 
 void mr_stream_restart_in_child(void)
 {
+    /* The ring is shared with the parent's encoder: leave it alone. */
     close_fd(&data_fd);
     close_fd(&status_fd);
-    mr_cursor = mr_buf_start;          /* the parent's data is the parent's */
+    if (ring)
+        VG_(am_munmap_valgrind)((Addr)ring, RING_BYTES);
+    ring = NULL;
+    use_slot(scratch);
     side_used = 0;
     Bool was_collecting = collecting;
     collecting = True;
@@ -346,8 +460,9 @@ void mr_stream_restart_in_child(void)
         return;
     }
     alive = True;
+    replay_defs(True);
     mr_process_send_record();
-    append(def_log, (UInt)def_log_used);
+    replay_defs(False);
     mr_process_forget_thread();
     if (!was_collecting)
         mr_stream_set_collect(False);
@@ -359,12 +474,13 @@ void mr_stream_finish(UInt reason, Int status, Int signal)
     if (!collecting)
         mr_stream_set_collect(True);
     mr_emit(WIRE_END, reason, end, 2);
-    mr_stream_flush();
+    if (alive)
+        send_slot();
     close_fd(&data_fd);
     alive = False;
     if (status_fd >= 0) {
         /* The encoder holds its stdout open until the trace is complete. */
-        HChar c;
+        UChar c;
         Int r;
         do
             r = VG_(read)(status_fd, &c, 1);

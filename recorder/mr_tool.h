@@ -38,9 +38,10 @@ const HChar *mr_options_string(void);
 
 /* ---- the buffer and the pipe (mr_stream.c) ---- */
 /* Where inline IR appends the next word. Kept in memory so that IR can load
- * it at each block entry and store it back at each exit. */
+ * it at each block entry and store it back at each exit; mr_buf_end too, as
+ * the slot changes. */
 extern ULong *mr_cursor;
-extern ULong *mr_buf_start;     /* the buffer */
+extern ULong *mr_buf_start;     /* the slot being filled */
 extern ULong *mr_buf_end;       /* one past its last word */
 
 void mr_stream_init(void);
@@ -49,8 +50,9 @@ void mr_stream_init(void);
 void mr_stream_start(const HChar *path);
 /* Writes out everything buffered. */
 void mr_stream_flush(void);
-/* Called by inline IR when a block might not fit: flushes. */
-VG_REGPARM(0) void mr_stream_flush_full(void);
+/* Called by inline IR when a block might not fit: hands the slot over and
+ * returns the cursor to go on with. */
+VG_REGPARM(0) ULong *mr_stream_flush_full(void);
 /* Appends one generic record (see wire.h); a definition record (strings,
  * symbols, modules, blocks, stacks) is also kept to be sent again after fork. */
 void mr_emit(UInt tag, UInt aux, const ULong *payload, UInt nwords);

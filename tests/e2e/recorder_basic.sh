@@ -7,7 +7,10 @@
 source "$(dirname "$0")/lib.sh"
 
 # info TRACE KEY: one value of trace-info --json.
-info() { "$BIN/trace-info" --json "$1" 2>/dev/null | jq -r ".$2"; }
+info() {
+  local f=".$2"; [ "${2:0:1}" = '"' ] && f=$2
+  "$BIN/trace-info" --json "$1" 2>/dev/null | jq -r "$f"
+}
 # ends TRACE: "truncated end_reason exit_status signal"
 ends() {
   "$BIN/trace-info" --json "$1" 2>/dev/null |
@@ -88,10 +91,21 @@ sig_case segv 11 record "$TMP/segv.trace" "$SAMPLES/segfault"
 sig_case abort 6 record "$TMP/abort.trace" "$SAMPLES/exits" abort
 sig_case term 15 timeout -s TERM 3 valgrind --tool=memrec -q --memrec-out-file="$TMP/term.trace" "$SAMPLES/exits" loop
 sig_case int 2 timeout -s INT 3 valgrind --tool=memrec -q --memrec-out-file="$TMP/int.trace" "$SAMPLES/exits" loop
+# SIGKILL to the whole process group kills the encoder too: the file stops
+# after the last chunk written. SIGKILL to the recorded process only: the
+# encoder sees its input end without an end record and closes the trace
+# with reason "lost".
 (timeout -s KILL 3 valgrind --tool=memrec -q --memrec-out-file="$TMP/kill.trace" "$SAMPLES/exits" loop >/dev/null 2>&1) 2>/dev/null
-check_eq "SIGKILL: the trace reads as truncated" true "$(info "$TMP/kill.trace" truncated)"
-check "SIGKILL: the chunks before the cut are readable" \
+check_eq "SIGKILL (group): the trace reads as truncated" true "$(info "$TMP/kill.trace" truncated)"
+check "SIGKILL (group): the chunks before the cut are readable" \
   [ "$(info "$TMP/kill.trace" instructions)" -gt 1000000 ]
+timeout --foreground -s KILL 3 valgrind --tool=memrec -q --memrec-out-file="$TMP/kill1.trace" \
+  "$SAMPLES/exits" loop >/dev/null 2>&1
+sleep 1   # the encoder finishes after the program is gone
+check_eq "SIGKILL (program only): truncated, reason lost" "true lost" \
+  "$(info "$TMP/kill1.trace" '"\(.truncated) \(.end_reason)"' 2>/dev/null || true)"
+check "SIGKILL (program only): everything sent is readable" \
+  [ "$(info "$TMP/kill1.trace" instructions)" -gt 1000000 ]
 
 # ---- fork and exec ---------------------------------------------------------------
 mkdir "$TMP/fork" && (cd "$TMP/fork" &&
