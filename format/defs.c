@@ -395,6 +395,33 @@ static int by_addr(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Brings the sorted copy up to date: sorts only the symbols added since
+ * the last time and merges them in, so definitions arriving chunk after
+ * chunk between lookups do not cost a full sort each time. */
+static int sort_symbols(mr_reader *r)
+{
+    size_t old = r->nsorted > r->nsyms ? 0 : r->nsorted;   /* after a reset: all new */
+    size_t add = r->nsyms - old;
+    const mr_symbol **t = malloc(r->nsyms * sizeof *t);
+    const mr_symbol **fresh = malloc(add * sizeof *fresh + 1);
+    if (!t || !fresh) {
+        free(t);
+        free(fresh);
+        return -1;
+    }
+    memcpy(fresh, r->symlist + old, add * sizeof *fresh);
+    qsort(fresh, add, sizeof *fresh, by_addr);
+    size_t i = 0, j = 0, k = 0;
+    while (i < old || j < add)
+        t[k++] = j == add || (i < old && r->sorted[i]->addr <= fresh[j]->addr) ? r->sorted[i++]
+                                                                               : fresh[j++];
+    free(fresh);
+    free(r->sorted);
+    r->sorted = t;
+    r->nsorted = r->nsyms;
+    return 0;
+}
+
 /* Exact match through the hash table; otherwise the nearest symbol at or
  * below addr within 64 bytes, from a sorted copy rebuilt only when symbols
  * were added since the last nearest lookup. */
@@ -404,15 +431,8 @@ const mr_symbol *mr_reader_symbol(const mr_reader *cr, uint64_t addr)
     const mr_symbol *s = mr_map_get(&r->syms, addr);
     if (s || !r->nsyms)
         return s;
-    if (r->nsorted != r->nsyms) {
-        const mr_symbol **t = realloc(r->sorted, r->nsyms * sizeof *t);
-        if (!t)
-            return NULL;
-        memcpy(t, r->symlist, r->nsyms * sizeof *t);
-        qsort(t, r->nsyms, sizeof *t, by_addr);
-        r->sorted = t;
-        r->nsorted = r->nsyms;
-    }
+    if (r->nsorted != r->nsyms && sort_symbols(r))
+        return NULL;
     size_t lo = 0, hi = r->nsorted;   /* first symbol above addr */
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;

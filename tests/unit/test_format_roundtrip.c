@@ -195,6 +195,50 @@ static void test_symbols(void **state)
     unlink(path);
 }
 
+/* Nearest-symbol lookups while symbols keep arriving, chunk after chunk,
+ * against a brute-force search over the symbols delivered so far. */
+static void test_symbols_incremental(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("symi");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ 0, 256 }, &err);
+    uint64_t addrs[600];
+    for (int i = 0; i < 600; i++) {
+        addrs[i] = 0x10000 + rndn(40000);
+        mr_symbol s = { addrs[i], "f", "f.c", (uint32_t)i };
+        assert_int_equal(mr_write_symbol(w, &s), 0);
+        if (i % 50 == 0)
+            mr_write_mark(w, "m");   /* events between batches of symbols */
+    }
+    assert_int_equal(mr_writer_close(w, NULL, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    mr_event ev;
+    size_t seen = 0;
+    while (mr_next(r, &ev) == 1) {
+        if (ev.kind == MR_EV_SYMBOL)
+            seen++;
+        for (int q = 0; q < 5; q++) {
+            uint64_t a = 0x10000 - 100 + rndn(40200);
+            /* Brute force: the latest symbol at the best address <= a. */
+            int best = -1;
+            for (size_t i = 0; i < seen; i++)
+                if (addrs[i] <= a && a - addrs[i] < 64 &&
+                    (best < 0 || addrs[i] >= addrs[best]))
+                    best = (int)i;
+            const mr_symbol *s = mr_reader_symbol(r, a);
+            if (best < 0) {
+                assert_null(s);
+            } else {
+                assert_non_null(s);
+                assert_int_equal(s->addr, addrs[best]);
+            }
+        }
+    }
+    mr_reader_close(r);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_empty_trace),
         cmocka_unit_test(test_calls_and_returns),
         cmocka_unit_test(test_symbols),
+        cmocka_unit_test(test_symbols_incremental),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
