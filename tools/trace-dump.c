@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dump_filter.h"
@@ -128,6 +129,10 @@ static void parse_options(int argc, char **argv, options *opt)
     if (argc - optind > 1)
         cli_usage_error("one trace at most; extra argument '%s'",
                         argv[optind + 1]);
+    /* No trace named and a terminal on stdin: a user, not a pipeline;
+     * say what is missing rather than wait for bytes that will not come. */
+    if (optind == argc && isatty(STDIN_FILENO))
+        cli_usage_error("no trace given (name a file, or pipe one in)");
     opt->path = optind < argc ? argv[optind] : "-";
 }
 

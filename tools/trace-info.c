@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dump_next.h"
@@ -80,6 +81,10 @@ int main(int argc, char **argv)
     if (argc - optind > 1)
         cli_usage_error("one trace at most; extra argument '%s'",
                         argv[optind + 1]);
+    /* No trace named and a terminal on stdin: a user, not a pipeline;
+     * say what is missing rather than wait for bytes that will not come. */
+    if (optind == argc && isatty(STDIN_FILENO))
+        cli_usage_error("no trace given (name a file, or pipe one in)");
     const char *path = optind < argc ? argv[optind] : "-";
 
     reader = cli_open_trace(path);

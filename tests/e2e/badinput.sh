@@ -143,6 +143,13 @@ for cmd in trace-info trace-dump; do
   check_eq "$cmd --version: status 0" 0 $?
   check "$cmd --version: names memrec" grep -q "^$cmd (memrec) " "$TMP/out"
 done
+# No trace named with a terminal on stdin: a usage error, not a wait.
+# script(1) gives the command a terminal; the timeout catches a hang.
+for cmd in trace-info trace-dump; do
+  out=$(timeout 20 script -qec "$BIN/$cmd" /dev/null </dev/null 2>&1)
+  check_eq "$cmd with a terminal on stdin: status 2" 2 $?
+  check "$cmd with a terminal on stdin: says so" grep -q "no trace given" <<<"$out"
+done
 for args in --format=xml --thread=x --thread=-1 --from=1e3 --to= --function= \
             --thread=4294967296; do
   "$BIN/trace-dump" "$args" "$good" >/dev/null 2>"$TMP/err"
