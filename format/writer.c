@@ -7,9 +7,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include "trace_internal.h"
 
@@ -80,12 +83,36 @@ static int fail(mr_writer *w, const char *fmt, ...)
 
 static int oom(mr_writer *w) { return fail(w, "out of memory"); }
 
+/* write(2) with SIGPIPE held back: a reader that went away must become the
+ * writer's EPIPE error, not kill the process (the library does not touch
+ * the process's signal dispositions; it blocks SIGPIPE in this thread for
+ * the call and discards the one the write raised). */
+static ssize_t write_nosigpipe(int fd, const void *p, size_t n)
+{
+    sigset_t pipe_set, old_mask, pending;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+    ssize_t k = write(fd, p, n);
+    int saved = errno;
+    if (k < 0 && errno == EPIPE && !was_pending) {
+        struct timespec zero = { 0, 0 };
+        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+            ;
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    errno = saved;
+    return k;
+}
+
 /* Writes all of p or fails the writer. */
 static int put(mr_writer *w, const void *p, size_t n)
 {
     const uint8_t *b = p;
     while (n) {
-        ssize_t k = write(w->fd, b, n);
+        ssize_t k = write_nosigpipe(w->fd, b, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)

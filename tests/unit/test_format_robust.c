@@ -212,10 +212,20 @@ static void test_writer_dev_full(void **state)
     mr_free_error(err);
 }
 
+static void test_writer_bad_fd(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    assert_null(mr_writer_open_fd(-1, NULL, &err));
+    assert_non_null(strstr(err, strerror(EBADF)));
+    mr_free_error(err);
+}
+
+/* SIGPIPE keeps its default (deadly) disposition: the writer must still
+ * come back with EPIPE. */
 static void test_writer_broken_pipe(void **state)
 {
     (void)state;
-    signal(SIGPIPE, SIG_IGN);
     int p[2];
     assert_int_equal(pipe(p), 0);
     char *err = NULL;
@@ -318,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_byte_flips),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_writer_dev_full),
+        cmocka_unit_test(test_writer_bad_fd),
         cmocka_unit_test(test_writer_broken_pipe),
         cmocka_unit_test(test_writer_file_limit),
         cmocka_unit_test(test_writer_misuse),
