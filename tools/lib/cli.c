@@ -66,7 +66,9 @@ uint64_t cli_parse_u64(const char *option, const char *value)
     errno = 0;
     if (!value || !*value || *value == '-')
         cli_usage_error("option '%s' needs a non-negative number", option);
-    unsigned long long v = strtoull(value, &end, 0);
+    /* Decimal, or hex with an explicit 0x: a leading zero is not octal. */
+    int hex = value[0] == '0' && (value[1] == 'x' || value[1] == 'X');
+    unsigned long long v = strtoull(value, &end, hex ? 16 : 10);
     if (errno || *end)
         cli_usage_error("option '%s': '%s' is not a number", option, value);
     return v;

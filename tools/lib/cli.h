@@ -30,7 +30,8 @@ noreturn void cli_fail(const char *file, const char *fmt, ...)
 /* Prints "prog (memrec) VERSION" and exits 0. */
 noreturn void cli_version(void);
 
-/* Parses a non-negative integer option value or exits 2 naming the option. */
+/* Parses a non-negative decimal (or 0x-prefixed hex) option value, or exits 2
+ * naming the option. */
 uint64_t cli_parse_u64(const char *option, const char *value);
 
 /* Opens a trace ("-" or NULL is stdin) or exits 1 with the reader's message. */
