@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -150,8 +151,12 @@ static void fail_output(const args *a, const char *name, char *err,
     /* Copy the message so it can be freed before exiting. */
     snprintf(msg, sizeof msg, "%s", err ? err : "out of memory");
     mr_free_error(err);
-    if (remove_output && strcmp(a->output, "-") != 0)
-        unlink(a->output);      /* no half-written trace left behind */
+    /* No half-written trace left behind; but only a regular file goes
+     * (-o /dev/full must not remove the device). */
+    struct stat st;
+    if (remove_output && strcmp(a->output, "-") != 0 &&
+        lstat(a->output, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(a->output);
     cli_fail(name, "%s", msg);
 }
 

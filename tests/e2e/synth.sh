@@ -55,6 +55,26 @@ if [ "$(id -u)" -ne 0 ]; then
     test "$rc" -eq 1 -a "$(cat "$TMP/ro.mrt")" = keep
 fi
 
+# A full disk: exit 1 naming the output, the device left alone.
+if [ -w /dev/full ]; then
+  rc=0
+  "$SYNTH" --pattern=random --accesses=2000000 -o /dev/full 2>"$TMP/err" || rc=$?
+  check_eq "full disk exits 1" 1 "$rc"
+  check "full disk: one line 'trace-synth: /dev/full: ...'" \
+    bash -c "[ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q '^trace-synth: /dev/full: .' '$TMP/err'"
+  check "full disk: /dev/full is still a device" test -c /dev/full
+fi
+
+# A full disk part way: the half-written file is removed.
+if command -v prlimit >/dev/null; then
+  rc=0
+  # SIGXFSZ ignored (kept across exec): the write fails with EFBIG instead.
+  (trap '' XFSZ; prlimit --fsize=100000 "$SYNTH" --pattern=random \
+     --accesses=2000000 -o "$TMP/half.mrt") 2>"$TMP/err" || rc=$?
+  check_eq "file size limit hit: exit 1" 1 "$rc"
+  check "file size limit hit: no half-written trace left" test ! -e "$TMP/half.mrt"
+fi
+
 # json_value KEY FILE: the number of KEY in a one-object JSON file.
 json_value() { tr -d ' \n' <"$2" | grep -o "\"$1\":[0-9a-z]*" | head -n 1 | cut -d: -f2; }
 

@@ -302,6 +302,25 @@ static void test_same_seed_same_bytes(void **state)
     free(b);
 }
 
+/* A writer that fails (a full disk) stops the generator at once, with
+ * the writer's message. */
+static void test_writer_failure(void **state)
+{
+    (void)state;
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    for (int p = 0; p < SYNTH_NPATTERNS; p++) {
+        synth_options o = {.pattern = (synth_pattern)p, .accesses = 3000000};
+        synth_truth t = {.accesses = 12345};
+        char *err = NULL;
+        assert_int_equal(synth_write_file("/dev/full", &o, NULL, &t, &err), -1);
+        assert_non_null(err);
+        assert_non_null(strstr(err, "No space left"));
+        assert_int_equal(t.accesses, 12345);    /* no truth on failure */
+        mr_free_error(err);
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -340,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_exact_budgets),
         cmocka_unit_test(test_same_seed_same_bytes),
+        cmocka_unit_test(test_writer_failure),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_truth_json),
     };

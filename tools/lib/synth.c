@@ -406,8 +406,10 @@ static void exec(gen *g, int b, const uint64_t *addrs, const uint64_t *values)
         exit = nacc - 1;        /* exits[j-1] performs j accesses */
     }
     const mr_exit_def *x = &lb->exits[exit];
-    if (g->w)
-        check(g, mr_write_exec(g->w, (uint32_t)b, exit, addrs, values));
+    if (g->w && mr_write_exec(g->w, (uint32_t)b, exit, addrs, values) < 0) {
+        check(g, -1);           /* budget gone: every loop ends */
+        return;
+    }
     g->left -= nacc;
     g->t.blocks++;
     g->t.instructions += x->ninstrs;
