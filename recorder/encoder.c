@@ -410,6 +410,7 @@ int main(int argc, char **argv)
     signal(SIGHUP, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);       /* a file size limit: write() then fails */
     /* Descriptors inherited from the recorded program are not ours. */
     for (int fd = 4; fd < 1024; fd++)
         close(fd);

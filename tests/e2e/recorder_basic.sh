@@ -147,3 +147,23 @@ record "$TMP/nomem.trace" --trace-mem=no "$SAMPLES/linked_list" 1000 >/dev/null
 check_eq "--trace-mem=no: no accesses" 0 "$(info "$TMP/nomem.trace" accesses)"
 check_eq "--trace-mem=no: same instructions" "$(info "$TMP/list.trace" instructions)" \
   "$(info "$TMP/nomem.trace" instructions)"
+
+# ---- a dead encoder --------------------------------------------------------------
+# Killing the encoder must not kill or block the program: one line says so
+# and the program runs on (here until SIGTERM ends it).
+valgrind --tool=memrec -q --memrec-out-file="$TMP/dead.trace" "$SAMPLES/exits" loop \
+  >/dev/null 2>"$TMP/dead.err" &
+vg=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  enc=$(pgrep -f "memrec-encoder $TMP/dead.trace" || true)
+  [ -n "$enc" ] && break
+  sleep 0.5
+done
+sleep 1
+[ -n "$enc" ] && kill -KILL $enc
+sleep 2
+check "dead encoder: the program runs on" kill -0 $vg
+kill -TERM $vg
+{ wait $vg; } 2>/dev/null
+check_eq "dead encoder: the program ends by its own fate (SIGTERM)" 143 $?
+check_eq "dead encoder: reported once" 1 "$(grep -c 'the encoder stopped' "$TMP/dead.err")"
