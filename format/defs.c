@@ -169,6 +169,7 @@ static const mr_block_def *decode_block(mr_reader *r, mr_cursor *c)
     if (!s)
         return NULL;
     if (r->blocks[b->id]) {
+        mr_bstate_fold(r->blocks[b->id], &r->tot);
         mr_bstate_free(r->blocks[b->id]);
         r->redefined |= !r->redeliver;
     } else {
@@ -349,6 +350,8 @@ void mr_reader_defs_reset(mr_reader *r)
 {
     r->nstrs = 0;
     for (uint32_t i = 0; i < r->blocks_cap; i++) {
+        if (r->blocks[i])
+            mr_bstate_fold(r->blocks[i], &r->tot);
         mr_bstate_free(r->blocks[i]);
         r->blocks[i] = NULL;
     }

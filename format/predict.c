@@ -55,8 +55,10 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
     s->aflags = malloc(na ? na : 1);
     s->kcount = calloc((size_t)(na + 1) * 3, sizeof *s->kcount);
     s->exit_from = malloc(ne * sizeof *s->exit_from);
+    s->execs = calloc(ne, sizeof *s->execs);
     s->tmpl = with_template ? calloc(na ? na : 1, sizeof *s->tmpl) : NULL;
     if (!s->pred || (!s->succ && !s->succ_bs) || !s->aflags || !s->kcount || !s->exit_from ||
+        !s->execs ||
         (with_template && !s->tmpl)) {
         mr_bstate_free(s);
         return NULL;
@@ -98,6 +100,27 @@ void mr_bstate_free(mr_bstate *s)
     free(s->aflags);
     free(s->kcount);
     free(s->exit_from);
+    free(s->execs);
     free(s->tmpl);
     free(s);
+}
+
+void mr_bstate_fold(mr_bstate *s, mr_totals *t)
+{
+    for (uint32_t e = 0; e < s->nexits; e++) {
+        uint64_t n = s->execs[e];
+        if (!n)
+            continue;
+        const mr_exit_def *x = &s->exits[e];
+        t->instructions += n * x->ninstrs;
+        t->blocks += n;
+        t->calls += x->jump == MR_JUMP_CALL ? n : 0;
+        t->returns += x->jump == MR_JUMP_RET ? n : 0;
+        if (s->simple) {   /* other blocks count accesses as they go */
+            t->loads += n * s->kcount[3 * x->naccesses];
+            t->stores += n * s->kcount[3 * x->naccesses + 1];
+            t->modifies += n * s->kcount[3 * x->naccesses + 2];
+        }
+        s->execs[e] = 0;
+    }
 }

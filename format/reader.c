@@ -361,6 +361,9 @@ static __attribute__((noinline, cold)) int corrupt(mr_reader *r, const char *wha
 
 static int check_totals(mr_reader *r, const mr_totals *t)
 {
+    for (uint32_t i = 0; i < r->blocks_cap; i++)   /* the per-exit counters */
+        if (r->blocks[i])
+            mr_bstate_fold(r->blocks[i], &r->tot);
     const mr_totals *d = &r->tot;
     struct { const char *name; uint64_t rec, dec; } f[] = {
         { "instructions", t->instructions, d->instructions }, { "blocks", t->blocks, d->blocks },
@@ -444,9 +447,6 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             out[i].addr = pred[i].addr;
         }
         nout = n;
-        r->tot.loads += bs->kcount[3 * n];
-        r->tot.stores += bs->kcount[3 * n + 1];
-        r->tot.modifies += bs->kcount[3 * n + 2];
     } else {
         const uint8_t *vp = r->sp[MR_S_VALUE], *vend = r->se[MR_S_VALUE];
         uint64_t counts[4] = { 0 }, last = r->last_value;
@@ -516,10 +516,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     xe->u.exec.accesses = out;
     th->jump = ex->jump;
     th->from = bs->exit_from[exit];
-    r->tot.instructions += ex->ninstrs;
-    r->tot.blocks++;
-    r->tot.calls += ex->jump == MR_JUMP_CALL;
-    r->tot.returns += ex->jump == MR_JUMP_RET;
+    bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
     r->time += ex->ninstrs;
     r->prev = bs;
     r->prev_exit = exit;

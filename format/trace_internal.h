@@ -293,12 +293,17 @@ struct mr_bstate {
     uint32_t *kcount;      /* (naccesses+1)*3 prefix counts of L,S,M */
     uint64_t *exit_from;   /* nexits: address of the last instr of exit */
     mr_access *tmpl;       /* naccesses: reader's output, kind/size/instr preset */
+    uint64_t *execs;       /* nexits: executions per exit not yet in the totals;
+                            * one increment per execution instead of seven */
 };
 
 /* NULL if the def is acceptable, else why not. */
 const char *mr_block_def_problem(const mr_block_def *b);
 mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template);
 void mr_bstate_free(mr_bstate *s);
+/* Adds the executions counted in s->execs to t (instructions, blocks,
+ * calls, returns; accesses too for simple blocks) and zeroes them. */
+void mr_bstate_fold(mr_bstate *s, mr_totals *t);
 static inline void mr_bstate_touch(mr_bstate *s, uint32_t epoch)
 {
     if (MR_UNLIKELY(s->epoch != epoch)) {

@@ -362,7 +362,20 @@ mr_writer *mr_writer_open(const char *path, const mr_writer_options *opts, char 
 }
 
 const char *mr_writer_error(const mr_writer *w) { return w->error; }
-const mr_totals *mr_writer_totals(const mr_writer *w) { return &w->tot; }
+/* Brings w->tot up to date with the executions counted per block exit. */
+static void fold_all(mr_writer *w)
+{
+    for (uint32_t i = 0; i < w->blocks_cap; i++)
+        if (w->blocks[i])
+            mr_bstate_fold(w->blocks[i]->state, &w->tot);
+}
+
+const mr_totals *mr_writer_totals(const mr_writer *cw)
+{
+    mr_writer *w = (mr_writer *)cw;   /* folding counters is not a visible change */
+    fold_all(w);
+    return &w->tot;
+}
 
 /* ---- definitions ---------------------------------------------------------- */
 
@@ -528,6 +541,7 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
          * must reach the file before the new def does. */
         if (w->chunk_open && flush_all(w))
             return -1;
+        mr_bstate_fold(w->blocks[b->id]->state, &w->tot);
         free_block(w->blocks[b->id]);
         w->blocks[b->id] = NULL;
         w->prev = NULL;
@@ -680,9 +694,6 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
             }
             pred[i].addr = a;
         }
-        w->tot.loads += bs->kcount[3 * n];
-        w->tot.stores += bs->kcount[3 * n + 1];
-        w->tot.modifies += bs->kcount[3 * n + 2];
     } else {
         uint8_t *vp = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
         uint32_t vi = 0;
@@ -727,10 +738,7 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     s[MR_S_FLAG].len = fl - s[MR_S_FLAG].p;
     s[MR_S_DELTA].len = dp - s[MR_S_DELTA].p;
 
-    w->tot.instructions += ex->ninstrs;
-    w->tot.blocks++;
-    w->tot.calls += ex->jump == MR_JUMP_CALL;
-    w->tot.returns += ex->jump == MR_JUMP_RET;
+    bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
     w->cur->jump = ex->jump;
     w->cur->from = bs->exit_from[exit];
     w->time += ex->ninstrs;
@@ -792,6 +800,7 @@ static int write_end(mr_writer *w, const mr_end *end)
         end = &lost;
     if (begin_record(w, MR_OP_END))
         return -1;
+    fold_all(w);
     const mr_totals *t = &w->tot;
     MISC_VARINT(w, end->reason);
     MISC_VARINT(w, mr_zigzag(end->status));
