@@ -33,6 +33,18 @@ static void usage(void)
            "default)\n"
            "      --help         show this help\n"
            "      --version      show the version\n\n"
+           "Patterns (tools/lib/synth.h has the details):\n"
+           "  sequential  one 8-byte load walking a static array\n"
+           "  strided     c[i][j] += a[i][j] + bt[j][i] over 256x256 int64 "
+           "arrays\n"
+           "  random      8-byte loads at uniform random addresses of 64 "
+           "MiB\n"
+           "  chase       a malloc'd linked list in shuffled order, linked, "
+           "then walked\n"
+           "              (pointer values recorded), then freed\n"
+           "  mixed       the four above taking turns, a marker per phase\n"
+           "  threads     four worker threads, each walking its malloc'd "
+           "buffer\n\n"
            "The same options always give the same bytes.\n",
            cli_prog(), synth_pattern_list());
     exit(0);

@@ -392,15 +392,14 @@ static void report_accesses(gen *g, const layout_block *lb, uint32_t nacc,
 /* Executes block b with the given addresses (and values of the accesses
  * marked MR_ACC_VALUE). When the phase budget cannot pay for all of the
  * block's accesses, the block leaves through the side exit after the
- * last access it can pay for. Callers execute a block with accesses only
- * while g->left > 0. */
+ * last access it can pay for. */
 static void exec(gen *g, int b, const uint64_t *addrs, const uint64_t *values)
 {
     const layout_block *lb = &g->l->blocks[b];
     uint32_t exit = lb->def.nexits - 1;
     uint32_t nacc = lb->def.naccesses;
-    if (g->failed)
-        return;
+    if (g->failed || (nacc && !g->left))
+        return;                 /* nothing runs once the budget is spent */
     if (nacc > g->left) {
         nacc = (uint32_t)g->left;
         exit = nacc - 1;        /* exits[j-1] performs j accesses */
