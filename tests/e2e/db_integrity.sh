@@ -144,3 +144,14 @@ check_eq "upgrade an old (version 0) database keeps its rows, adds the tables" "
 sqlite3 "$TMP/new.db" 'PRAGMA user_version = 7'
 "$BIN/trace-db" "$TMP/new.db" runs 2>"$TMP/err"
 check_eq "a newer database is refused" "1:1" "$?:$(grep -c newer "$TMP/err")"
+
+# ---- usage errors ----------------------------------------------------------------
+"$BIN/trace-objects" --group-depth=0 "$TMP/chase.mr" 2>/dev/null
+check_eq "trace-objects --group-depth=0: usage error" 2 $?
+"$BIN/trace-objects" "$TMP/chase.mr" "$TMP/mixed.mr" 2>/dev/null
+check_eq "trace-objects with two traces: usage error" 2 $?
+"$BIN/trace-objects" --translate-only --db "$TMP/x.db" "$TMP/chase.mr" 2>/dev/null
+check_eq "trace-objects --translate-only --db: usage error" 2 $?
+"$BIN/trace-db" 2>/dev/null
+check_eq "trace-db without arguments: usage error" 2 $?
+check_eq "trace-objects --version" 0 "$("$BIN/trace-objects" --version >/dev/null; echo $?)"
