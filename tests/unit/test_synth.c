@@ -251,6 +251,128 @@ static void test_exact_budgets(void **state)
             check_pattern((synth_pattern)p, budgets[i], 7);
 }
 
+/* The objects a trace defines, to check every access falls in one. */
+typedef struct object_map {
+    uint64_t data_lo[16], data_hi[16];   /* static data objects */
+    int ndata;
+    uint64_t *heap_lo, *heap_hi;         /* heap blocks, in address order */
+    uint8_t *heap_live;
+    size_t nheap, cap;
+} object_map;
+
+static void add_heap_block(object_map *m, uint64_t addr, uint64_t size)
+{
+    if (m->nheap == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 256;
+        m->heap_lo = realloc(m->heap_lo, m->cap * sizeof *m->heap_lo);
+        m->heap_hi = realloc(m->heap_hi, m->cap * sizeof *m->heap_hi);
+        m->heap_live = realloc(m->heap_live, m->cap);
+        assert_true(m->heap_lo && m->heap_hi && m->heap_live);
+    }
+    /* The generator's malloc hands out rising addresses. */
+    assert_true(m->nheap == 0 || addr >= m->heap_hi[m->nheap - 1]);
+    m->heap_lo[m->nheap] = addr;
+    m->heap_hi[m->nheap] = addr + size;
+    m->heap_live[m->nheap++] = 1;
+}
+
+/* Index of the last heap block starting at or below addr, or -1. */
+static long heap_block_at(const object_map *m, uint64_t addr)
+{
+    long lo = 0, hi = (long)m->nheap - 1, found = -1;
+    while (lo <= hi) {
+        long mid = (lo + hi) / 2;
+        if (m->heap_lo[mid] <= addr) {
+            found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return found;
+}
+
+/* 1 if [addr, addr+size) lies inside a static object or a live heap
+ * block. */
+static int in_some_object(const object_map *m, uint64_t addr, uint32_t size)
+{
+    for (int i = 0; i < m->ndata; i++)
+        if (addr >= m->data_lo[i] && addr + size <= m->data_hi[i])
+            return 1;
+    long h = heap_block_at(m, addr);
+    return h >= 0 && m->heap_live[h] && addr + size <= m->heap_hi[h];
+}
+
+static void track_heap(object_map *m, const mr_event *ev)
+{
+    const mr_heap *h = &ev->u.heap.h;
+    assert_non_null(ev->u.heap.stack);          /* every site is interned */
+    assert_int_equal(ev->u.heap.stack->depth, 2);
+    if (h->op == MR_MALLOC) {
+        add_heap_block(m, h->addr, h->size);
+    } else {
+        long i = heap_block_at(m, h->addr);
+        assert_true(i >= 0 && m->heap_lo[i] == h->addr && m->heap_live[i]);
+        m->heap_live[i] = 0;
+    }
+}
+
+/* Every instruction executed has a symbol in synth.c with a function and
+ * a line, and every access falls inside a static data object or a live
+ * heap block: what object-level analyses and symbolisation rely on. */
+static void check_objects_and_symbols(synth_pattern p)
+{
+    synth_options o = {.pattern = p, .accesses = 200000, .seed = 11};
+    char *err = NULL;
+    char *path = temp_path();
+    object_map m = {0};
+    mr_event ev;
+    uint64_t stray = 0, unsymbolised = 0;
+    int rc;
+    if (synth_write_file(path, &o, NULL, NULL, &err) < 0)
+        fail_msg("%s", err ? err : "?");
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    while ((rc = mr_next(r, &ev)) == 1) {
+        if (ev.kind == MR_EV_DATAOBJ) {
+            assert_true(m.ndata < 16);
+            m.data_lo[m.ndata] = ev.u.dataobj->addr;
+            m.data_hi[m.ndata++] = ev.u.dataobj->addr + ev.u.dataobj->size;
+        } else if (ev.kind == MR_EV_HEAP) {
+            track_heap(&m, &ev);
+        } else if (ev.kind == MR_EV_EXEC) {
+            for (uint32_t i = 0; i < ev.u.exec.ninstrs; i++) {
+                const mr_symbol *s =
+                    mr_reader_symbol(r, ev.u.exec.def->instrs[i].addr);
+                unsymbolised += !s || !s->function || !s->file ||
+                                strcmp(s->file, "synth.c") || !s->line;
+            }
+            for (uint32_t k = 0; k < ev.u.exec.naccesses; k++) {
+                const mr_access *a = &ev.u.exec.accesses[k];
+                stray += !in_some_object(&m, a->addr, a->size);
+            }
+        }
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(unsymbolised, 0);
+    assert_int_equal(stray, 0);
+    for (size_t i = 0; i < m.nheap; i++)
+        assert_int_equal(m.heap_live[i], 0);    /* everything was freed */
+    mr_reader_close(r);
+    unlink(path);
+    free(path);
+    free(m.heap_lo);
+    free(m.heap_hi);
+    free(m.heap_live);
+}
+
+static void test_objects_and_symbols(void **state)
+{
+    (void)state;
+    for (int p = 0; p < SYNTH_NPATTERNS; p++)
+        check_objects_and_symbols((synth_pattern)p);
+}
+
 /* Returns the bytes of a file (and its size in *n). */
 static unsigned char *slurp(const char *path, size_t *n)
 {
@@ -359,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_exact_budgets),
         cmocka_unit_test(test_same_seed_same_bytes),
+        cmocka_unit_test(test_objects_and_symbols),
         cmocka_unit_test(test_writer_failure),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_truth_json),
