@@ -97,6 +97,21 @@ for pattern in sequential strided random chase mixed threads; do
   check_eq "$pattern: not truncated" false "$(json_value truncated "$TMP/$pattern.json")"
 done
 
+# Straight into a reader through a pipe, no file between.
+"$SYNTH" --pattern=mixed --accesses=20011 --seed=9 --chunk-bytes=8192 |
+  "$INFO" --json - >"$TMP/piped.json" 2>"$TMP/err"
+check_eq "trace-synth | trace-info -: exit 0" "0 0" "${PIPESTATUS[*]}"
+check_eq "trace-synth | trace-info -: same instructions as from the file" \
+  "$(json_value instructions "$TMP/mixed.json")" "$(json_value instructions "$TMP/piped.json")"
+
+# A terminal on stdout gets no binary trace: a usage error.
+if command -v script >/dev/null; then
+  rc=0
+  script -qec "'$SYNTH' --pattern=random --accesses=10" /dev/null >"$TMP/tty" 2>&1 || rc=$?
+  check "stdout on a terminal: refused with a usage error" \
+    bash -c "[ $rc -eq 2 ] && grep -q 'terminal' '$TMP/tty'"
+fi
+
 # Memory accesses are exact: loads + stores - modifies (a modify is in both).
 t=$TMP/strided.truth
 check_eq "strided: exactly the accesses asked for" 20011 \
