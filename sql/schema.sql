@@ -87,6 +87,7 @@ CREATE TABLE IF NOT EXISTS objects (
     free_time    INTEGER,           -- when freed; NULL if never freed
     tid          INTEGER,           -- thread that allocated it; NULL for static objects
     reallocs     INTEGER NOT NULL DEFAULT 0,  -- reallocs that moved or resized it
+    accesses     INTEGER NOT NULL,  -- accesses to the object (a modify counts once)
     loads        INTEGER NOT NULL,  -- reads of the object (a modify counts as a read and a write)
     stores       INTEGER NOT NULL,  -- writes to the object
     bytes        INTEGER NOT NULL,  -- bytes read or written (a modify counts once)

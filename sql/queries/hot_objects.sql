@@ -5,7 +5,7 @@
 SELECT s.name || '#' || o.serial             AS object,
        o.kind                                AS kind,
        o.size                                AS size,
-       o.loads + o.stores                    AS accesses,
+       o.accesses                            AS accesses,
        o.loads                               AS loads,
        o.stores                              AS stores,
        o.offsets                             AS offsets,
@@ -13,5 +13,5 @@ SELECT s.name || '#' || o.serial             AS object,
        o.free_time                           AS freed
 FROM objects o JOIN alloc_sites s ON s.id = o.site
 WHERE o.run = coalesce(:run, (SELECT max(id) FROM runs))
-ORDER BY o.loads + o.stores DESC
+ORDER BY o.accesses DESC
 LIMIT coalesce(:limit, 20);

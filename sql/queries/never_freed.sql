@@ -5,7 +5,7 @@ SELECT s.name                                AS "group",
        sum(o.size)                           AS bytes,
        min(o.alloc_time)                     AS first_allocated,
        max(o.alloc_time)                     AS last_allocated,
-       sum(o.loads + o.stores = 0)           AS never_used
+       sum(o.accesses = 0)                   AS never_used
 FROM objects o JOIN alloc_sites s ON s.id = o.site
 WHERE o.run = coalesce(:run, (SELECT max(id) FROM runs))
   AND o.kind = 'heap' AND o.free_time IS NULL

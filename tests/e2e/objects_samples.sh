@@ -39,6 +39,11 @@ check_eq "nodes are touched at exactly the offsets of their fields" "0 8 16 24" 
         WHERE site = $site ORDER BY offset)")"
 check_eq "every node at all four offsets" "$N|4|4" \
   "$(q "SELECT count(*), min(offsets), max(offsets) FROM objects WHERE site = $site")"
+check_eq "per-node accesses: loads + stores (the list code has no modify)" 0 \
+  "$(q "SELECT count(*) FROM objects WHERE site = $site AND accesses <> loads + stores")"
+check_eq "per-node first and last access within its lifetime" 0 \
+  "$(q "SELECT count(*) FROM objects WHERE site = $site
+        AND NOT (alloc_time <= first_access AND first_access <= last_access AND last_access <= free_time)")"
 check_eq "every node freed" 0 "$(q "SELECT count(*) FROM objects WHERE site = $site AND free_time IS NULL")"
 check_eq "serials 0..N-1" "0|$((N - 1))|$N" \
   "$(q "SELECT min(serial), max(serial), count(DISTINCT serial) FROM objects WHERE site = $site")"

@@ -260,7 +260,7 @@ static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
                        int store, uint64_t time)
 {
     obj_stats *st = obj_user(o);
-    if (!(st->loads | st->stores))
+    if (!st->accesses++)
         st->first = time;
     st->last = time;
     st->loads += load;

@@ -46,6 +46,7 @@ uint64_t obj_bits_count(const obj_bits *b);
 
 /* Statistics of one object (the caller-owned part of its record). */
 typedef struct obj_stats {
+    uint64_t accesses;      /* a modify counts once */
     uint64_t loads, stores, bytes;
     uint64_t first, last;   /* times of first and last access; valid if any */
     uint64_t inline_bits;   /* offsets seen, for objects up to 64 bytes */

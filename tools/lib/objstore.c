@@ -37,8 +37,8 @@ objstore *objstore_new(pdb *db, int64_t run, const mr_reader *r)
     s->ins_object = pdb_prepare(
         db, "INSERT INTO objects (run, site, serial, kind, name, address, "
             "size, alloc_time, free_time, tid, reallocs, loads, stores, bytes, "
-            "offsets, first_access, last_access) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            "offsets, first_access, last_access, accesses) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!s->ins_object) {
         free(s);
         return NULL;
@@ -193,10 +193,11 @@ void objstore_object(void *ctx, const obj_object *o, const obj_stats *st)
     sqlite3_bind_int64(q, 13, (int64_t)st->stores);
     sqlite3_bind_int64(q, 14, (int64_t)st->bytes);
     sqlite3_bind_int64(q, 15, (int64_t)obj_stats_offsets(st));
-    if (st->loads | st->stores) {
+    if (st->accesses) {
         sqlite3_bind_int64(q, 16, (int64_t)st->first);
         sqlite3_bind_int64(q, 17, (int64_t)st->last);
     }
+    sqlite3_bind_int64(q, 18, (int64_t)st->accesses);
     if (pdb_exec(s->db, q) < 0)
         s->failed = 1;
 }
