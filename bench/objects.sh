@@ -33,14 +33,12 @@ measure() {
   /usr/bin/time -f "%U %S %e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" ||
     { cat "$TMP/err" >&2; exit 1; }
   read -r u s e m < "$TMP/time"
-  printf -v "$var" '%s %s %s' "$(echo "$u + $s" | bc -l)" "$e" "$m"
+  printf -v "$var" '%s %s %s' "$(calc "$u + $s")" "$e" "$m"
 }
+calc() { awk "BEGIN { print $1 }"; }   # arithmetic without bc
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-status=0
-verdict() {  # ok?
-  if [ "$1" = 1 ]; then echo PASS; else status=1; echo FAIL; fi
-}
+verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
 
 printf '%-8s %-16s %12s %9s %9s %10s %9s\n' pattern mode accesses cpu_s wall_s "M acc/s" peak_MiB
 for pattern in chase mixed; do
@@ -56,9 +54,9 @@ for pattern in chase mixed; do
     done
     cpu=$(printf '%s\n' "${cpus[@]}" | median)
     wall=$(printf '%s\n' "${walls[@]}" | median)
-    rate=$(echo "$N / $cpu / 1000000" | bc -l)
+    rate=$(calc "$N / $cpu / 1000000")
     printf '%-8s %-16s %12d %9.2f %9.2f %10.1f %9.1f\n' $pattern $mode $N "$cpu" "$wall" \
-      "$rate" "$(echo "$peak / 1024" | bc -l)"
+      "$rate" "$(calc "$peak / 1024")"
     echo "$pattern $mode $rate" >> "$TMP/rates"
   done
 done
@@ -67,8 +65,8 @@ echo
 for pattern in chase mixed; do
   rate=$(awk -v p=$pattern '$1 == p && $2 == "translate-only" { print $3 }' "$TMP/rates")
   printf 'translation, %-5s  %6.1f M accesses/s (target >= 30)  ratio %.2f  %s\n' \
-    $pattern "$rate" "$(echo "$rate / 30" | bc -l)" \
-    "$(verdict "$(echo "$rate >= 30" | bc -l)")"
+    $pattern "$rate" "$(calc "$rate / 30")" \
+    "$(verdict "$(calc "($rate >= 30) ? 1 : 0")")"
 done
 
 # Memory: 100M accesses into a database.
@@ -76,8 +74,9 @@ trace=$TMP/big.mr
 "$BIN/trace-synth" --pattern=mixed --accesses=$BIG -o "$trace"
 measure res "$BIN/trace-objects" -q --db "$TMP/big.db" "$trace"
 set -- $res
-mib=$(echo "$3 / 1024" | bc -l)
+mib=$(calc "$3 / 1024")
 printf 'memory, %d accesses (mixed) into a database: peak %.0f MiB in %.1f s CPU (%.1f M accesses/s)  (target <= 1024 MiB)  ratio %.2f  %s\n' \
-  $BIG "$mib" "$1" "$(echo "$BIG / $1 / 1000000" | bc -l)" "$(echo "$mib / 1024" | bc -l)" \
-  "$(verdict "$(echo "$mib <= 1024" | bc -l)")"
+  $BIG "$mib" "$1" "$(calc "$BIG / $1 / 1000000")" "$(calc "$mib / 1024")" \
+  "$(verdict "$(calc "($mib <= 1024) ? 1 : 0")")"
+# FAIL is reported, not an error: the other benchmarks still run.
 exit 0
