@@ -21,6 +21,8 @@ struct objstore {
     int64_t *site_ids;      /* obj_group.id -> alloc_sites.id (0: not yet) */
     uint32_t nsite_ids;
     int64_t *insn_ids;      /* objinsn slot -> instructions.id */
+    char **names;           /* group names used so far in this run (hash set) */
+    size_t nnames, capnames;
     sqlite3_stmt *ins_object;
 };
 
@@ -54,6 +56,9 @@ void objstore_free(objstore *s)
         return;
     free(s->site_ids);
     free(s->insn_ids);
+    for (size_t i = 0; i < s->capnames; i++)
+        free(s->names[i]);
+    free(s->names);
     free(s);
 }
 
@@ -117,6 +122,59 @@ static void stack_text(const mr_reader *r, const obj_group *g, char *buf,
     }
 }
 
+static size_t name_hash(const char *n)
+{
+    size_t h = 5381;
+    while (*n)
+        h = h * 33 + (unsigned char)*n++;
+    return h;
+}
+
+/* Records name as used; 0 if it was new, 1 if taken, -1 out of memory. */
+static int name_taken(objstore *s, const char *name)
+{
+    if (2 * (s->nnames + 1) > s->capnames) {
+        size_t cap = s->capnames ? 2 * s->capnames : 256;
+        char **v = calloc(cap, sizeof *v);
+        if (!v)
+            return -1;
+        for (size_t i = 0; i < s->capnames; i++)
+            if (s->names[i]) {
+                size_t j = name_hash(s->names[i]) & (cap - 1);
+                while (v[j])
+                    j = (j + 1) & (cap - 1);
+                v[j] = s->names[i];
+            }
+        free(s->names);
+        s->names = v;
+        s->capnames = cap;
+    }
+    size_t j = name_hash(name) & (s->capnames - 1);
+    for (; s->names[j]; j = (j + 1) & (s->capnames - 1))
+        if (strcmp(s->names[j], name) == 0)
+            return 1;
+    if (!(s->names[j] = strdup(name)))
+        return -1;
+    s->nnames++;
+    return 0;
+}
+
+/* A name no other group of the run has: several call sites on one source
+ * line (a = grid(); b = grid();) share function:line, so the second one
+ * becomes "grid:13 <- main:63 (2)". */
+static int unique_name(objstore *s, char *name, size_t n)
+{
+    int taken = name_taken(s, name);
+    if (taken <= 0)
+        return taken;
+    size_t len = strlen(name);
+    for (unsigned k = 2;; k++) {
+        snprintf(name + len, n - len, " (%u)", k);
+        if ((taken = name_taken(s, name)) <= 0)
+            return taken;
+    }
+}
+
 /* The alloc_sites id of a group, inserting its row the first time. */
 static int64_t site_id(objstore *s, const obj_group *g)
 {
@@ -138,8 +196,10 @@ static int64_t site_id(objstore *s, const obj_group *g)
                "file, line, address, stack) VALUES (?,?,?,?,?,?,?,?,?)");
     if (!st)
         return 0;
-    char name[SYM_BUF], stack[4 * SYM_BUF];
-    objstore_group_name(s->r, g, name, sizeof name);
+    char name[SYM_BUF + 16], stack[4 * SYM_BUF];
+    objstore_group_name(s->r, g, name, SYM_BUF);
+    if (unique_name(s, name, sizeof name) < 0)
+        return 0;
     sqlite3_bind_int64(st, 1, s->run);
     sqlite3_bind_int64(st, 2, g->id);
     sqlite3_bind_text(st, 3, kind_names[g->kind], -1, SQLITE_STATIC);
