@@ -144,3 +144,18 @@ if [ -x "$SAMPLES/struct_array" ]; then
           JOIN alloc_sites s ON s.id = f.site
           WHERE s.function = 'main' AND s.kind = 'heap' AND f.offset % 32 NOT IN (0, 8, 16, 20, 24)")"
 fi
+
+# ---- stencil: 14 arrays from one helper, told apart by --group-depth=2 ------------
+if [ -x "$SAMPLES/stencil" ]; then
+  t=$TMP/st.trace db=$TMP/st.db
+  record "$t" "$SAMPLES/stencil" 8 2 >/dev/null
+  "$BIN/trace-objects" -q --db "$db" "$t"
+  check_eq "stencil, depth 1: the 14 arrays are one group, grid()'s malloc" "14" \
+    "$(q "SELECT objects FROM alloc_sites WHERE kind = 'heap' AND function = 'grid'")"
+  "$BIN/trace-objects" -q --group-depth=2 --db "$db" "$t"
+  check_eq "stencil, depth 2 (re-run): 14 groups of one array, 14 distinct names" "14|14|14" \
+    "$(q "SELECT count(*), count(DISTINCT name), sum(objects) FROM alloc_sites
+          WHERE kind = 'heap' AND function = 'grid'")"
+  check_eq "stencil, depth 2: names carry both frames" "14" \
+    "$(q "SELECT count(*) FROM alloc_sites WHERE function = 'grid' AND name LIKE 'grid:% <- main:%'")"
+fi
