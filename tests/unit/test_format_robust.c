@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <cmocka.h>
 #include "test_format_common.h"
+#include "trace_internal.h"
 
 /* A small multi-chunk trace in memory, with for each event delivered the
  * byte offset at which its chunk ends. */
@@ -321,12 +322,90 @@ static void test_writer_misuse(void **state)
     unlink(path);
 }
 
+/* Re-frames the last EVENTS chunk of a trace after adding one to the last
+ * byte of its payload (the END record's thread total), with every checksum
+ * correct, and points the trailer at the moved index. */
+static size_t forge_end_totals(const uint8_t *in, size_t n, uint8_t *out)
+{
+    size_t at = MR_FILE_HEADER_LEN, last = 0, o;
+    mr_frame f;
+    while (at + MR_FRAME_LEN <= n && !mr_frame_decode(in + at, &f) && f.kind != MR_CHUNK_INDEX) {
+        if (f.kind == MR_CHUNK_EVENTS)
+            last = at;
+        at += MR_FRAME_LEN + f.comp_size;
+    }
+    assert_true(last > 0);
+    memcpy(out, in, last);
+    assert_null(mr_frame_decode(in + last, &f));
+    uint8_t *raw = malloc(f.raw_size);
+    assert_int_equal(ZSTD_decompress(raw, f.raw_size, in + last + MR_FRAME_LEN, f.comp_size),
+                     f.raw_size);
+    raw[f.raw_size - 1]++;   /* threads: a one-byte varint */
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    o = last + MR_FRAME_LEN;
+    size_t z = ZSTD_compress2(c, out + o, ZSTD_compressBound(f.raw_size), raw, f.raw_size);
+    ZSTD_freeCCtx(c);
+    free(raw);
+    assert_false(ZSTD_isError(z));
+    f.comp_size = (uint32_t)z;
+    f.zcrc = mr_zhdr_crc(out + o, z);
+    mr_frame_encode(&f, out + last);
+    o += z;
+    size_t index_len = n - at - MR_TRAILER_LEN;   /* INDEX chunk, unchanged */
+    uint64_t index_offset = o;
+    memcpy(out + o, in + at, index_len);
+    o += index_len;
+    memcpy(out + o, in + n - MR_TRAILER_LEN, MR_TRAILER_LEN);
+    mr_le64(out + o, index_offset);
+    mr_le32(out + o + 12, mr_crc32(out + o, 12));
+    return o + MR_TRAILER_LEN;
+}
+
+/* Totals in the end record that disagree with the events are corruption,
+ * even when every checksum holds. */
+static void test_end_totals_checked(void **state)
+{
+    (void)state;
+    sample s;
+    make_sample(&s, 300, 0);
+    uint8_t *forged = malloc(s.size + 4096);
+    size_t n = forge_end_totals(s.bytes, s.size, forged);
+    const char *path = tmp_trace_path("forged");
+    write_file(path, forged, n);
+    char *err = NULL;
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_event ev;
+    int rc;
+    size_t k = 0;
+    while ((rc = mr_next(r, &ev)) == 1)
+        assert_true(ev_digest(&ev) == s.digest[k++]);
+    assert_int_equal(rc, -1);
+    assert_int_equal(k, s.nev - 1);   /* everything but the END event */
+    assert_non_null(strstr(mr_reader_error(r), "end record totals do not match the trace (threads"));
+    assert_int_equal(mr_reader_truncated(r), 0);
+    mr_reader_close(r);
+    /* The forged file is otherwise sound: a seek past the start skips the check. */
+    r = mr_reader_open(path, &err);
+    assert_true(mr_reader_chunk_count(r) >= 2);
+    assert_int_equal(mr_reader_seek(r, 1), 0);
+    while ((rc = mr_next(r, &ev)) == 1)
+        ;
+    assert_int_equal(rc, 0);
+    mr_reader_close(r);
+    unlink(path);
+    free(forged);
+    free_sample(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cut_everywhere),
         cmocka_unit_test(test_byte_flips),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_end_totals_checked),
         cmocka_unit_test(test_writer_dev_full),
         cmocka_unit_test(test_writer_bad_fd),
         cmocka_unit_test(test_writer_broken_pipe),
