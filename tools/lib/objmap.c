@@ -460,9 +460,27 @@ static void map_remove(objmap *m, obj_object *o)
  * static ones nested in others (a symbol inside a larger one), so the
  * nearest start at or below addr is nearly always it; look a few further
  * down only when it is not (bounded: misses into gaps stay cheap). */
-static obj_object *ov_find(const objvec *v, uint64_t addr)
+/* ov_upper for a page's objects: they usually tile the page evenly
+ * (allocators carve pages into equal blocks), so the index is guessed from
+ * where addr falls in the page and corrected by a step or two, one cache
+ * line instead of a binary search's chain of dependent loads. */
+static uint32_t page_upper(const objvec *v, uint64_t addr)
 {
-    uint32_t i = ov_upper(v, addr);
+    uint32_t n = v->n;
+    uint32_t i = (uint32_t)(((addr & ((1u << PAGE_SHIFT) - 1)) * n) >> PAGE_SHIFT);
+    for (int step = 0; step < 3; step++) {
+        if (i < n && v->start[i] <= addr)
+            i++;
+        else if (i > 0 && v->start[i - 1] > addr)
+            i--;
+        else
+            return i;   /* start[i-1] <= addr < start[i] */
+    }
+    return ov_upper(v, addr);
+}
+
+static obj_object *ov_find_from(const objvec *v, uint64_t addr, uint32_t i)
+{
     for (int tries = 0; i > 0 && tries < 8; tries++) {
         obj_object *o = v->obj[--i];
         if (addr - o->addr < o->size)
@@ -473,12 +491,17 @@ static obj_object *ov_find(const objvec *v, uint64_t addr)
     return NULL;
 }
 
+static obj_object *ov_find(const objvec *v, uint64_t addr)
+{
+    return ov_find_from(v, addr, ov_upper(v, addr));
+}
+
 /* The live heap or static object holding addr, if any. */
 static obj_object *map_find(objmap *m, uint64_t addr)
 {
     page *p = page_find(m, addr >> PAGE_SHIFT);
     if (p && p->v.n) {
-        obj_object *o = ov_find(&p->v, addr);
+        obj_object *o = ov_find_from(&p->v, addr, page_upper(&p->v, addr));
         if (o)
             return o;
     }
