@@ -33,7 +33,6 @@ typedef struct access_info {
     IRExpr *guard;        /* NULL when unconditional */
     IRExpr *value;        /* atom holding the value, when MR_ACC_VALUE */
     IRType vtype;         /* its type */
-    Bool merged;          /* a store folded into the load before it (modify) */
 } access_info;
 
 /* One exit found in the input block. */
@@ -49,8 +48,7 @@ typedef struct block_scan {
     UInt *ilen;
     UInt ninstrs, instr_cap;
     access_info *acc;
-    UInt nacc, acc_cap;       /* including merged stores */
-    UInt ndef_acc;            /* accesses in the definition (merged excluded) */
+    UInt nacc, acc_cap;       /* accesses (a merged store is not one) */
     exit_info *exits;
     UInt nexits, exit_cap;
     Int first_imark;
@@ -109,7 +107,7 @@ static void add_access(block_scan *s, Int stmt, UChar kind, UInt size,
      * expression in the same instruction is one modify (Lackey's "M"). */
     if (kind == MR_STORE && is_true(guard) && s->nacc > 0) {
         access_info *prev = &s->acc[s->nacc - 1];
-        if (!prev->merged && prev->kind == MR_LOAD && !prev->guard &&
+        if (prev->kind == MR_LOAD && !prev->guard &&
             prev->instr == s->ninstrs - 1 && prev->size == size &&
             eqIRAtom(prev->addr, addr)) {
             prev->kind = MR_MODIFY;
@@ -127,12 +125,10 @@ static void add_access(block_scan *s, Int stmt, UChar kind, UInt size,
     a->flags = a->guard ? MR_ACC_GUARDED : 0;
     a->value = NULL;
     a->vtype = vtype;
-    a->merged = False;
     if (value && wants_value(vtype)) {
         a->value = value;
         a->flags |= MR_ACC_VALUE;
     }
-    s->ndef_acc++;
 }
 
 static void add_exit(block_scan *s, Int stmt, IRJumpKind jk)
@@ -141,7 +137,7 @@ static void add_exit(block_scan *s, Int stmt, IRJumpKind jk)
     exit_info *e = &s->exits[s->nexits++];
     e->stmt = stmt;
     e->ninstrs = s->ninstrs;
-    e->naccesses = s->ndef_acc;
+    e->naccesses = s->nacc;
     e->jump = map_jump(jk);
 }
 
@@ -225,12 +221,12 @@ static void scan_stmt(block_scan *s, IRSB *sb, Int i)
 /* The WIRE_BLOCK_DEF payload of a scanned block. */
 static ULong *block_payload(const block_scan *s, UInt *nwords)
 {
-    UInt n = 4 + s->ninstrs + s->ndef_acc + s->nexits;
+    UInt n = 4 + s->ninstrs + s->nacc + s->nexits;
     ULong *w = VG_(malloc)("mr.def", n * sizeof(ULong));
     UInt k = 0;
     w[k++] = s->iaddr[0];
     w[k++] = s->ninstrs;
-    w[k++] = s->ndef_acc;
+    w[k++] = s->nacc;
     w[k++] = s->nexits;
     for (UInt i = 0; i < s->ninstrs; i++)
         w[k++] = (ULong)s->iaddr[i] << 8 | s->ilen[i];

@@ -14,7 +14,7 @@ static void mr_post_clo_init(void)
     VG_(clo_vex_control).guest_chase = False;
     mr_stream_init();
     mr_defs_init();
-    mr_stream_start(NULL);
+    mr_stream_start();
     mr_process_post_clo_init();
 }
 

@@ -426,9 +426,8 @@ static HChar *choose_path(void)
     return alt;
 }
 
-void mr_stream_start(const HChar *unused)
+void mr_stream_start(void)
 {
-    (void)unused;
     trace_path = choose_path();
     HChar *err = start_encoder(trace_path);
     if (err) {

@@ -45,9 +45,9 @@ extern ULong *mr_buf_start;     /* the slot being filled */
 extern ULong *mr_buf_end;       /* one past its last word */
 
 void mr_stream_init(void);
-/* Starts the encoder on the expanded output path; on failure prints why and
- * exits (the client has not started yet). */
-void mr_stream_start(const HChar *path);
+/* Starts the encoder on the expanded --memrec-out-file; on failure prints
+ * why and exits (the client has not started yet). */
+void mr_stream_start(void);
 /* Writes out everything buffered. */
 void mr_stream_flush(void);
 /* Called by inline IR when a block might not fit: hands the slot over and
@@ -76,13 +76,6 @@ void mr_defs_scan_modules(void);
 /* Sends function/file/line of each address not sent before. */
 void mr_defs_symbolize(const Addr *addrs, UInt n);
 
-/* A block definition under construction, then interned. */
-typedef struct mr_block {
-    Addr addr;
-    UInt ninstrs, naccesses, nexits;
-    ULong *words;               /* the WIRE_BLOCK_DEF payload */
-    UInt nwords;
-} mr_block;
 /* The id of a block with exactly this definition, sending it when new. */
 UInt mr_defs_block_id(const ULong *payload, UInt nwords);
 
