@@ -14,11 +14,15 @@
 #define HUGE_PAGE (2u << 20)
 
 /* Objects sorted by start address. The starts are kept apart from the
- * records so that a binary search reads one small array instead of
- * touching a record (a cache miss) at every step. */
+ * records so that a search reads one small array instead of touching a
+ * record (a cache miss) at every step. */
+typedef struct ov_entry {
+    uint64_t start;
+    obj_object *obj;
+} ov_entry;
+
 typedef struct objvec {
-    uint64_t *start;
-    obj_object **obj;
+    ov_entry *e;            /* start and record side by side: one cache miss */
     uint32_t n, cap;
 } objvec;
 
@@ -361,37 +365,31 @@ static page *page_get(objmap *m, uint64_t pn)
  * whole search. */
 static uint32_t ov_upper(const objvec *v, uint64_t addr)
 {
-    const uint64_t *base = v->start;
+    const ov_entry *base = v->e;
     uint32_t n = v->n;
     if (!n)
         return 0;
     while (n > 1) {
         uint32_t half = n / 2;
-        base = base[half] <= addr ? base + half : base;
+        base = base[half].start <= addr ? base + half : base;
         n -= half;
     }
-    return (uint32_t)(base - v->start) + (*base <= addr);
+    return (uint32_t)(base - v->e) + (base->start <= addr);
 }
 
 static int ov_insert(objvec *v, obj_object *o)
 {
     if (v->n == v->cap) {
         uint32_t c = v->cap ? 2 * v->cap : 2;
-        uint64_t *ns = realloc(v->start, c * sizeof *ns);
-        if (!ns)
+        ov_entry *ne = realloc(v->e, c * sizeof *ne);
+        if (!ne)
             return -1;
-        v->start = ns;
-        obj_object **no = realloc(v->obj, c * sizeof *no);
-        if (!no)
-            return -1;
-        v->obj = no;
+        v->e = ne;
         v->cap = c;
     }
     uint32_t i = ov_upper(v, o->addr);
-    memmove(v->start + i + 1, v->start + i, (v->n - i) * sizeof *v->start);
-    memmove(v->obj + i + 1, v->obj + i, (v->n - i) * sizeof *v->obj);
-    v->start[i] = o->addr;
-    v->obj[i] = o;
+    memmove(v->e + i + 1, v->e + i, (v->n - i) * sizeof *v->e);
+    v->e[i] = (ov_entry){ o->addr, o };
     v->n++;
     return 0;
 }
@@ -400,10 +398,9 @@ static void ov_remove(objvec *v, const obj_object *o)
 {
     /* o sits among the entries starting at o->addr: just below the upper
      * bound of its address. */
-    for (uint32_t i = ov_upper(v, o->addr); i-- > 0 && v->start[i] == o->addr;)
-        if (v->obj[i] == o) {
-            memmove(v->start + i, v->start + i + 1, (v->n - i - 1) * sizeof *v->start);
-            memmove(v->obj + i, v->obj + i + 1, (v->n - i - 1) * sizeof *v->obj);
+    for (uint32_t i = ov_upper(v, o->addr); i-- > 0 && v->e[i].start == o->addr;)
+        if (v->e[i].obj == o) {
+            memmove(v->e + i, v->e + i + 1, (v->n - i - 1) * sizeof *v->e);
             v->n--;
             return;
         }
@@ -411,8 +408,7 @@ static void ov_remove(objvec *v, const obj_object *o)
 
 static void ov_free(objvec *v)
 {
-    free(v->start);
-    free(v->obj);
+    free(v->e);
 }
 
 /* Pages an object is listed in: those it overlaps; a zero-size object is
@@ -469,9 +465,9 @@ static uint32_t page_upper(const objvec *v, uint64_t addr)
     uint32_t n = v->n;
     uint32_t i = (uint32_t)(((addr & ((1u << PAGE_SHIFT) - 1)) * n) >> PAGE_SHIFT);
     for (int step = 0; step < 3; step++) {
-        if (i < n && v->start[i] <= addr)
+        if (i < n && v->e[i].start <= addr)
             i++;
-        else if (i > 0 && v->start[i - 1] > addr)
+        else if (i > 0 && v->e[i - 1].start > addr)
             i--;
         else
             return i;   /* start[i-1] <= addr < start[i] */
@@ -482,7 +478,7 @@ static uint32_t page_upper(const objvec *v, uint64_t addr)
 static obj_object *ov_find_from(const objvec *v, uint64_t addr, uint32_t i)
 {
     for (int tries = 0; i > 0 && tries < 8; tries++) {
-        obj_object *o = v->obj[--i];
+        obj_object *o = v->e[--i].obj;
         if (addr - o->addr < o->size)
             return o;
         if (o->group->kind == OBJ_HEAP)
@@ -519,9 +515,9 @@ static obj_object *heap_at(objmap *m, uint64_t addr)
         const objvec *v = vs[k];
         if (!v)
             continue;
-        for (uint32_t i = ov_upper(v, addr); i-- > 0 && v->start[i] == addr;)
-            if (v->obj[i]->group->kind == OBJ_HEAP)
-                return v->obj[i];
+        for (uint32_t i = ov_upper(v, addr); i-- > 0 && v->e[i].start == addr;)
+            if (v->e[i].obj->group->kind == OBJ_HEAP)
+                return v->e[i].obj;
     }
     return NULL;
 }
