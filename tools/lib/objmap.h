@@ -46,11 +46,17 @@
  * Speed. Lookups go through a per-instruction cache (obj_cache, one per
  * static memory instruction, owned by the caller): most executions of an
  * instruction touch the object it touched last time, checked with one
- * range compare. On a miss, live heap and static objects are found through
- * a hash of 4 KiB pages (each page lists the objects overlapping it, sorted
- * by address), objects over 256 KiB through a sorted array. Object records
- * are pooled; a slot's generation number changes when it is reused, which
- * invalidates caches pointing at it.
+ * range compare. Then comes the object of the last lookup of any
+ * instruction (p->key then p->next). On a miss, live heap and static
+ * objects are found through a hash of 4 KiB pages; each page lists the
+ * objects overlapping it as (start, record) pairs sorted by start, and the
+ * index is first guessed from the offset in the page (allocators tile
+ * pages evenly), then corrected, with a branchless binary search as the
+ * fallback. Objects over 256 KiB live in one sorted array. Object records
+ * are pooled in huge-page blocks; a record's generation number changes
+ * when it is freed, which invalidates caches pointing at it. A random
+ * pointer chase still costs a cache miss per new object: see
+ * bench/objects.sh for what that means in accesses per second.
  *
  * Memory: a record per live object (plus user_size bytes for the caller),
  * a page entry per 4 KiB page holding live objects, a group per site.
