@@ -104,6 +104,11 @@ check_eq "trace-synth | trace-info -: exit 0" "0 0" "${PIPESTATUS[*]}"
 check_eq "trace-synth | trace-info -: same instructions as from the file" \
   "$(json_value instructions "$TMP/mixed.json")" "$(json_value instructions "$TMP/piped.json")"
 
+# A consumer that stops reading early ends trace-synth quietly.
+"$SYNTH" --pattern=random --accesses=3000000 2>"$TMP/err" | head -c 100 >/dev/null
+check_eq "reader gone: exit 0" 0 "${PIPESTATUS[0]}"
+check_eq "reader gone: nothing on stderr" "" "$(cat "$TMP/err")"
+
 # A terminal on stdout gets no binary trace: a usage error.
 if command -v script >/dev/null; then
   rc=0
