@@ -105,8 +105,10 @@ const char *synth_pattern_list(void);
  * executions, heap, threads) to w, but not the end record: the caller
  * closes w with mr_writer_close() (synth_end() gives a fitting end).
  * w may be NULL to run the generator only (for on_access and truth).
- * truth may be NULL. Returns 0, or -1 when o is invalid (unknown pattern)
- * or the writer failed (mr_writer_error() says why). */
+ * truth may be NULL; it is filled only on success. Returns 0, or -1 when
+ * o is invalid (unknown pattern), the writer failed (mr_writer_error()
+ * says why; the generator stops at the first failure) or memory ran out
+ * (mr_writer_error() is then NULL). */
 int synth_write(mr_writer *w, const synth_options *o, synth_truth *truth);
 
 /* The end record of a synthetic program: a normal exit with status 0. */
