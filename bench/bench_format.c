@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,24 @@ typedef struct config {
 } config;
 
 static const char *prog = "bench_format";
+
+/* The private working directory, removed with whatever is left in it when
+ * the program ends, however it ends (atexit). */
+static char workdir[1024];
+
+static void remove_workdir(void)
+{
+    char path[1200];
+    if (!workdir[0])
+        return;
+    for (int p = 0; p < SYNTH_NPATTERNS; p++) {
+        snprintf(path, sizeof path, "%s/%s.mrt", workdir, synth_pattern_name(p));
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/plain.zst", workdir);
+    unlink(path);
+    rmdir(workdir);
+}
 
 /* Something broke: say what and exit 1. */
 static void die(const char *fmt, const char *a, const char *b)
@@ -409,19 +428,22 @@ int main(int argc, char **argv)
 {
     config c = {0};
     result res[MAX_STREAMS];
-    char dir[1024];
     parse_args(&c, argc, argv);
+    /* A failed zstd must become a message, not a silent death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     /* A directory of our own: others may run benchmarks at the same time. */
-    if (snprintf(dir, sizeof dir, "%s/bench_format.XXXXXX", c.dir) >=
-            (int)sizeof dir || !mkdtemp(dir))
+    if (snprintf(workdir, sizeof workdir, "%s/bench_format.XXXXXX", c.dir) >=
+            (int)sizeof workdir || !mkdtemp(workdir)) {
+        workdir[0] = 0;
         die("%s: %s", c.dir, strerror(errno));
-    c.dir = dir;
+    }
+    atexit(remove_workdir);
+    c.dir = workdir;
     for (int i = 0; i < c.nstreams; i++) {
         fprintf(stderr, "%s: %s...\n", prog, synth_pattern_name(c.streams[i]));
         res[i] = measure(&c, c.streams[i]);
     }
     print_table(res, c.nstreams, &c);
     print_targets(res, c.nstreams);
-    rmdir(dir);
     return 0;
 }
