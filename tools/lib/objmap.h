@@ -99,14 +99,16 @@ typedef struct obj_object {
     uint64_t addr, size;    /* current range [addr, addr + size) */
     uint64_t serial;        /* number within its group */
     uint64_t alloc_time;    /* trace time of the allocation (0: static) */
-    uint64_t free_time;     /* valid when freed is set */
+    union {
+        uint64_t free_time; /* valid when freed is set */
+        struct obj_object *next_free;   /* pool free list, once recycled */
+    };
     obj_group *group;
     uint32_t gen;           /* changes when the record is reused */
     uint32_t tid;           /* allocating thread (heap) */
     uint32_t reallocs;      /* reallocs applied to it */
     uint8_t freed;          /* 1 once freed */
     uint8_t live;           /* 1 while in the map */
-    struct obj_object *next_free;  /* pool free list */
     /* user_size bytes of the caller's follow, zeroed at allocation */
 } obj_object;
 

@@ -125,7 +125,8 @@ static void bits_free(obj_bits *b)
 
 uint64_t obj_stats_offsets(const obj_stats *s)
 {
-    return (uint64_t)__builtin_popcountll(s->inline_bits) + obj_bits_count(&s->offsets);
+    return (uint64_t)__builtin_popcountll(s->inline_bits) +
+           (s->offsets ? obj_bits_count(s->offsets) : 0);
 }
 
 /* ---- per-group, per-thread, per-instruction state ------------------------ */
@@ -268,8 +269,12 @@ static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
     st->bytes += size;
     if (o->size <= 64 && off < 64)
         st->inline_bits |= 1ull << off;
-    else if (!(off < 64 && (st->inline_bits >> off) & 1))
-        return bits_add(&st->offsets, off);
+    else if (!(off < 64 && (st->inline_bits >> off) & 1)) {
+        /* Separate, so that the many small objects carry 8 bytes, not 32. */
+        if (!st->offsets && !(st->offsets = calloc(1, sizeof *st->offsets)))
+            return -1;
+        return bits_add(st->offsets, off);
+    }
     return 0;
 }
 
@@ -399,7 +404,11 @@ static void object_ended(void *ctx, obj_object *o)
     obj_stats *st = obj_user(o);
     if (p->o.on_object)
         p->o.on_object(p->o.ctx, o, st);
-    bits_free(&st->offsets);
+    if (st->offsets) {
+        bits_free(st->offsets);
+        free(st->offsets);
+        st->offsets = NULL;
+    }
 }
 
 objprof *objprof_new(const objprof_options *opts)

@@ -49,8 +49,8 @@ typedef struct obj_stats {
     uint64_t accesses;      /* a modify counts once */
     uint64_t loads, stores, bytes;
     uint64_t first, last;   /* times of first and last access; valid if any */
-    uint64_t inline_bits;   /* offsets seen, for objects up to 64 bytes */
-    obj_bits offsets;       /* offsets seen, larger objects */
+    uint64_t inline_bits;   /* offsets seen below 64 */
+    obj_bits *offsets;      /* offsets seen, others; NULL until one is */
 } obj_stats;
 
 /* Distinct offsets at which the object was accessed. */
