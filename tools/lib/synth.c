@@ -880,23 +880,15 @@ mr_end synth_end(void)
     return e;
 }
 
-/* A message in storage mr_free_error() can free. */
-static char *dup_error(const char *prefix, const char *msg)
-{
-    size_t n = strlen(prefix) + strlen(msg) + 3;
-    char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s%s", prefix, msg);
-    return s;
-}
-
 int synth_write_file(const char *path, const synth_options *o,
                      const mr_writer_options *wopts, synth_truth *truth,
                      char **err)
 {
+    /* Messages are strdup'd: mr_free_error() frees them (NULL when memory
+     * ran out). */
     *err = NULL;
     if (!o || !synth_pattern_name((int)o->pattern)) {
-        *err = dup_error("", "unknown synthetic pattern");
+        *err = strdup("unknown synthetic pattern");
         return -1;
     }
     mr_writer *w = mr_writer_open(path, wopts, err);
@@ -904,7 +896,7 @@ int synth_write_file(const char *path, const synth_options *o,
         return -1;
     if (synth_write(w, o, truth) < 0) {
         const char *why = mr_writer_error(w);
-        *err = dup_error("", why ? why : "out of memory");
+        *err = strdup(why ? why : "out of memory");
         mr_end lost = {.reason = MR_END_ERROR};
         char *close_err = NULL;
         mr_writer_close(w, &lost, &close_err);
