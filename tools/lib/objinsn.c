@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Hash slot: an instruction's number + 1 (0 = empty). */
+/* The instructions in order of first sight, a hash over them (each slot
+ * holds an instruction's number + 1, 0 = empty) and each block's numbers. */
 struct objinsn {
     obj_insn *insns;
     uint32_t n, cap;

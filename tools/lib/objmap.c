@@ -45,6 +45,7 @@ typedef struct site_slot {
     obj_group *g;           /* NULL: empty */
 } site_slot;
 
+/* The map: live objects by address, groups by site, stack windows. */
 struct objmap {
     objmap_options o;
     size_t slot_bytes;      /* sizeof(obj_object) + user bytes, aligned */

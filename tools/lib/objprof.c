@@ -11,6 +11,8 @@ typedef struct insn_state {
     obj_igstats *groups;    /* most recently used first */
 } insn_state;
 
+/* The profile being built: the map, the instructions and their state,
+ * per-thread counters and the totals. */
 struct objprof {
     objprof_options o;
     objmap *map;

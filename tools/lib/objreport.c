@@ -16,6 +16,7 @@ typedef struct top_object {
     uint64_t loads, stores, offsets;
 } top_object;
 
+/* The report's memory: the hottest dead objects seen so far. */
 struct objreport {
     unsigned top;
     top_object *v;          /* the hottest so far, unsorted */

@@ -13,6 +13,8 @@ const char *const OBJSTORE_TABLES[] = {
     "threads", "alloc_sites", NULL
 };
 
+/* A writer of one run's object profile: its statements and the ids the
+ * database gave to groups and instructions. */
 struct objstore {
     pdb *db;
     int64_t run;

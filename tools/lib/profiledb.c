@@ -18,6 +18,8 @@ typedef struct pdb_stmt {
     sqlite3_stmt *st;
 } pdb_stmt;
 
+/* An open profile database: the SQLite handle, whether we made the file,
+ * the transaction state, the statement cache and the last error. */
 struct pdb {
     sqlite3 *h;
     char *path;
