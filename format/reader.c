@@ -201,6 +201,10 @@ static int start_events(mr_reader *r)
         r->sp[i] = p;
         r->se[i] = p += lens[i];
     }
+    /* One op byte per record: checked once here, not per record. */
+    if ((uint64_t)(r->se[MR_S_CTL] - r->sp[MR_S_CTL]) != r->frame.nrecords)
+        return mr_reader_fail(r, 0, "chunk %u: control stream does not match the record count",
+                              r->frame.seq);
     r->epoch++;
     r->prev = NULL;
     r->last_value = 0;
@@ -263,7 +267,7 @@ static int finish_trace(mr_reader *r)
     return 0;
 }
 
-int mr_reader_load_chunk(mr_reader *r)
+__attribute__((noinline)) int mr_reader_load_chunk(mr_reader *r)
 {
     for (;;) {
         uint8_t h[MR_FRAME_LEN];
@@ -433,18 +437,21 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     mr_access *out = bs->has_guard ? r->acc : tmpl;
     uint32_t nout;
     if (bs->simple) {
-        for (uint32_t i = 0; i < n; i++) {
-            uint8_t f = fl[i];
-            if (f == MR_F_HIT) {
-                pred[i].addr += pred[i].stride;
+        /* The hot loop: one flag byte per access, a varint per miss. */
+        const uint8_t *f = fl, *fend = fl + n;
+        mr_pred *p = pred;
+        mr_access *o = out;
+        for (; f < fend; f++, p++, o++) {
+            if (*f == MR_F_HIT) {
+                p->addr += p->stride;
             } else {
-                if (MR_UNLIKELY(f != MR_F_MISS || dp >= dend))
+                if (MR_UNLIKELY(*f != MR_F_MISS || dp >= dend))
                     return CORRUPT(r, "bad address flag or delta stream exhausted");
                 uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
-                pred[i].stride = delta;
-                pred[i].addr += delta;
+                p->stride = delta;
+                p->addr += delta;
             }
-            out[i].addr = pred[i].addr;
+            o->addr = p->addr;
         }
         nout = n;
     } else {
@@ -643,9 +650,7 @@ static int next_event(mr_reader *r, mr_event *ev)
         r->in_chunk = 0;
         return 0;
     }
-    if (MR_UNLIKELY(r->sp[MR_S_CTL] >= r->se[MR_S_CTL]))
-        return CORRUPT(r, "control stream exhausted");
-    uint8_t op = *r->sp[MR_S_CTL]++;
+    uint8_t op = *r->sp[MR_S_CTL]++;   /* start_events: CTL holds nrecords bytes */
     r->recs_left--;
     if (MR_LIKELY(op <= MR_OP_EXEC))
         return decode_exec(r, ev, op);

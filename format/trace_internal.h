@@ -172,6 +172,12 @@ static inline uint64_t mr_get_varint(const uint8_t **pp, int *bad)
     if (MR_UNLIKELY(!stop))
         return mr_get_varint_slow(pp, bad);
     unsigned bits = (unsigned)__builtin_ctzll(stop) + 1;   /* 8, 16, ... 64 */
+    if (MR_LIKELY(bits <= 32)) {   /* up to 28 bits of value: 32-bit work */
+        uint32_t y = (uint32_t)x & (uint32_t)((1ULL << bits) - 1);
+        *pp = p + bits / 8;
+        return (y & 0x7fu) | ((y >> 1) & 0x3f80u) | ((y >> 2) & 0x1fc000u) |
+               ((y >> 3) & 0xfe00000u);
+    }
     if (bits < 64)
         x &= (1ULL << bits) - 1;
     x = (x & 0x7fULL) | ((x >> 1) & (0x7fULL << 7)) | ((x >> 2) & (0x7fULL << 14)) |
