@@ -344,6 +344,8 @@ typedef struct mr_arena {
 void *mr_arena_alloc(mr_arena *a, size_t n);   /* 8-aligned, NULL on OOM */
 void mr_arena_free(mr_arena *a);
 
+/* A reader: the input, the chunk being decoded, every definition read so
+ * far, and the state the writer also kept (prediction, threads, clock). */
 struct mr_reader {
     int fd;
     int regular;             /* a regular file: the footer index may be used */

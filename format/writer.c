@@ -22,6 +22,8 @@ typedef struct owned_block {
     mr_bstate *state;
 } owned_block;
 
+/* A writer: the output, the DEFS and EVENTS chunks being built, the
+ * prediction state the reader will rebuild, totals, and the index. */
 struct mr_writer {
     int fd;
     int level;
