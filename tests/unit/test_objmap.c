@@ -361,6 +361,43 @@ static void test_many_objects(void **state)
     objmap_free(m);
 }
 
+/* The stack rule's guards: a push into a heap block makes no window, a
+ * push far from the window does not stretch it. */
+static void test_stack_guards(void **state)
+{
+    (void)state;
+    objmap_options o = {0};
+    objmap *m = objmap_new(&o);
+    mr_event h = {.kind = MR_EV_HEAP, .tid = 1};
+    h.u.heap.h = (mr_heap){MR_MALLOC, 0x10000000, 4096, 0, 0, 0};
+    assert_int_equal(objmap_event(m, &h), 0);
+    static const mr_instr_def ins[] = {{0x401000, 5}};
+    static const mr_access_def acc[] = {{0, MR_STORE, 0, 8}};
+    static const mr_exit_def ex[] = {{1, 1, MR_JUMP_CALL}};
+    mr_block_def b = {0, 0x401000, 1, ins, 1, acc, 1, ex};
+    mr_access a = {.addr = 0x10000800, .size = 8, .instr = 0, .kind = MR_STORE};
+    mr_event e = {.kind = MR_EV_EXEC, .tid = 1};
+    e.u.exec.def = &b;
+    e.u.exec.ninstrs = 1;
+    e.u.exec.naccesses = 1;
+    e.u.exec.accesses = &a;
+    assert_int_equal(objmap_event(m, &e), 0);      /* a push into the heap block */
+    obj_cache c = {0};
+    assert_int_equal(objmap_find(m, &c, 1, 0x10000800)->group->kind, OBJ_HEAP);
+    memset(&c, 0, sizeof c);
+    assert_int_equal(objmap_find(m, &c, 1, 0x10001100)->group->kind, OBJ_UNKNOWN);
+    a.addr = 0x7ff000000;                           /* a real stack */
+    assert_int_equal(objmap_event(m, &e), 0);
+    memset(&c, 0, sizeof c);
+    assert_int_equal(objmap_find(m, &c, 1, 0x7ff000000 - 100)->group->kind, OBJ_STACK);
+    a.addr = 0x7ff000000 - (200ull << 20);          /* far away: ignored */
+    assert_int_equal(objmap_event(m, &e), 0);
+    memset(&c, 0, sizeof c);
+    assert_int_equal(objmap_find(m, &c, 1, 0x7ff000000 - (100ull << 20))->group->kind,
+                     OBJ_UNKNOWN);
+    objmap_free(m);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -385,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_lifetimes),
         cmocka_unit_test(test_group_depth),
         cmocka_unit_test(test_many_objects),
+        cmocka_unit_test(test_stack_guards),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

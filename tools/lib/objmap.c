@@ -10,6 +10,7 @@
 #define BIG_BYTES (256u << 10)      /* larger objects go to the big array */
 #define STACK_BELOW 4096u           /* window reaches this far below the lowest push */
 #define STACK_ABOVE (128u << 10)    /* and this far above the highest */
+#define STACK_JUMP (64ull << 20)    /* farther pushes do not stretch a window */
 #define POOL_SLOTS 32768            /* object records per pool block (4 MiB at 128 bytes) */
 #define HUGE_PAGE (2u << 20)
 
@@ -674,9 +675,17 @@ static void window_set(stack_win *w)
 static int note_push(objmap *m, uint32_t tid, uint64_t sp)
 {
     stack_win *w = window_of(m, tid);
+    if (w && sp >= w->lowest && sp <= w->highest)
+        return 0;
+    /* A stack inside a heap block (a coroutine's, or a thread's given by
+     * the program) is that block; and a window never stretches over a
+     * jump of more than STACK_JUMP (a signal stack elsewhere), or it
+     * would swallow whatever lies between. */
+    if (map_find(m, sp))
+        return 0;
+    if (w && (sp + STACK_JUMP < w->lowest || sp > w->highest + STACK_JUMP))
+        return 0;
     if (w) {
-        if (sp >= w->lowest && sp <= w->highest)
-            return 0;
         if (sp < w->lowest)
             w->lowest = sp;
         if (sp > w->highest)

@@ -37,7 +37,10 @@
  * (serial = the order in which threads first called), its offset is from
  * the window's low end at the time of the access, which moves as the
  * stack deepens: stack offsets are for grouping, not for field analysis.
- * A thread that has not called yet has no stack window.
+ * A thread that has not called yet has no stack window. Pushes into a
+ * heap or static object (a stack the program allocated) leave the window
+ * alone, and so do pushes more than 64 MiB away from it (a signal stack),
+ * so that a window never spans unrelated memory.
  *
  * Everything else is `unknown` (libc's unexported data, TLS, mmap'd memory,
  * accesses before the allocation that covers them was seen): object 0,
