@@ -57,6 +57,8 @@ ASAN_LIBTOOLS := $(BUILD)/asan/lib/libmrtools.a
 
 .PHONY: all tools samples deps test unit-test bench demo fuzz install clean recorder install-recorder
 .DELETE_ON_ERROR:
+# Keep objects made through pattern chains, so a second make rebuilds nothing.
+.SECONDARY:
 
 all: tools recorder samples
 
