@@ -375,8 +375,9 @@ static void run(encoder *e, const uint64_t *ring, uint32_t slots, uint32_t words
     }
 }
 
-/* For the benchmark: the encoder's max RSS (KiB) into the file named by
- * MEMREC_ENCODER_RUSAGE, since it is not a child the shell can measure. */
+/* For the benchmark: the encoder's max RSS (KiB) and CPU seconds (user,
+ * system) into the file named by MEMREC_ENCODER_RUSAGE, since it is not a
+ * child the shell can measure. */
 static void report_rusage(void)
 {
     const char *path = getenv("MEMREC_ENCODER_RUSAGE");
@@ -385,7 +386,9 @@ static void report_rusage(void)
         return;
     FILE *f = fopen(path, "w");
     if (f) {
-        fprintf(f, "%ld\n", ru.ru_maxrss);
+        fprintf(f, "%ld %.3f %.3f\n", ru.ru_maxrss,
+                ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+                ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
         fclose(f);
     }
 }

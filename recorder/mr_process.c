@@ -169,10 +169,6 @@ void mr_process_post_clo_init(void)
         mr_stream_set_collect(False);
 }
 
-/* The signal that is killing the process. Valgrind 3.19 tells tools no more
- * than "fini"; it keeps the number in its thread state. */
-extern Int mr_fatal_signal(void);
-
 void mr_process_fini(void)
 {
     if (exit_seen)

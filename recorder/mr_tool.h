@@ -101,4 +101,9 @@ VG_REGPARM(1) void mr_toggle_check_return(Addr sp);
 /* Forgets the last thread so the next one is announced again. */
 void mr_process_forget_thread(void);
 
+/* ---- the fatal signal (mr_signal.c) ---- */
+/* The signal that is killing the process, 0 if unknown. Valgrind 3.19 tells
+ * tools no more than "fini"; the core keeps the number in its thread state. */
+Int mr_fatal_signal(void);
+
 #endif /* MEMREC_TOOL_H */
