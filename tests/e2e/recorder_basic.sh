@@ -119,6 +119,13 @@ check_eq "fork+exec: all complete; one ends in exec" \
 pids=$(for t in "${traces[@]}"; do info "$t" pid; done | sort -u | wc -l)
 check_eq "fork+exec: two processes (%p)" 2 "$pids"
 
+# An exec that fails does not end the trace.
+printf '#include <unistd.h>\nint main(void) { execl("/nonexistent", "x", (char *)0); return 7; }\n' \
+  >"$TMP/badexec.c"
+cc -o "$TMP/badexec" "$TMP/badexec.c"
+record "$TMP/badexec.trace" "$TMP/badexec" >/dev/null 2>&1
+check_eq "failed exec: the trace goes on to the exit" "false exit 7 null" "$(ends "$TMP/badexec.trace")"
+
 # ---- bad input ---------------------------------------------------------------------
 valgrind --tool=memrec -q --memrec-out-file="$TMP/no/such/dir/x" /usr/bin/touch "$TMP/side-effect" 2>"$TMP/unwritable.err"
 check "unwritable output: fails" [ $? -ne 0 ]
