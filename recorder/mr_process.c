@@ -6,6 +6,7 @@
 #include "mr_tool.h"
 #include "memrec_trace.h"
 #include "memrec.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -140,7 +141,11 @@ static Bool client_request(ThreadId tid, UWord *arg, UWord *ret)
         mr_stream_set_collect(False);
         return True;
     case MEMREC_USERREQ_MARK: {
-        ULong w = mr_string_id(arg[1] ? (const HChar *)arg[1] : "");
+        /* A name the client cannot read itself is recorded as "". */
+        const HChar *name = (const HChar *)arg[1];
+        if (!name || !VG_(am_is_valid_for_client)((Addr)name, 1, VKI_PROT_READ))
+            name = "";
+        ULong w = mr_string_id(name);
         mr_emit(WIRE_MARK, 0, &w, 1);
         return True;
     }
