@@ -127,13 +127,14 @@ check "window before a damaged chunk: same lines" cmp -s "$TMP/want" "$TMP/out"
 check_eq "window after a damaged chunk: status 1" 1 $?
 check_eq "window after a damaged chunk: one line" 1 "$(wc -l <"$TMP/err")"
 
-# Usage: status 2 with a message and a hint; --help and --version: 0.
+# Usage: status 2 with one line, a message and a hint; --help and --version: 0.
 for cmd in trace-info trace-dump; do
   for args in "--bogus" "-z" "$good $good" "--json=1"; do
     [ "$cmd" = trace-dump ] && [ "$args" = "--json=1" ] && args="--format"
     "$BIN/$cmd" $args >"$TMP/out" 2>"$TMP/err"
     check_eq "$cmd $args: status 2" 2 $?
-    check "$cmd $args: says what and where to look" grep -q "^Try '$cmd --help'" "$TMP/err"
+    check_eq "$cmd $args: one line" 1 "$(wc -l <"$TMP/err")"
+    check "$cmd $args: says what and where to look" grep -q "^$cmd: .*(try '$cmd --help')\$" "$TMP/err"
     check_eq "$cmd $args: nothing on stdout" "" "$(cat "$TMP/out")"
   done
   "$BIN/$cmd" --help >"$TMP/out" 2>&1

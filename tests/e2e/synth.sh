@@ -13,7 +13,7 @@ usage_error() {
   "$SYNTH" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || rc=$?
   local first lines
   first=$(head -n 1 "$TMP/err")
-  lines=$(grep -vc "^Try 'trace-synth --help'" "$TMP/err")
+  lines=$(wc -l <"$TMP/err")
   if [ "$rc" -eq 2 ] && [[ "$first" == "trace-synth: "* ]] && [ "$lines" -eq 1 ] \
      && [ ! -s "$TMP/out" ]; then
     ok "usage error: $what"

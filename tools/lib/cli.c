@@ -35,7 +35,8 @@ noreturn void cli_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+    /* One line, as for every error: the hint rides on it. */
+    fprintf(stderr, " (try '%s --help')\n", prog);
     exit(CLI_EXIT_USAGE);
 }
 

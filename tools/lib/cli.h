@@ -19,7 +19,7 @@
 void cli_init(const char *argv0);
 const char *cli_prog(void);
 
-/* "prog: message" + "Try 'prog --help'." and exit 2. */
+/* "prog: message (try 'prog --help')" on one line, and exit 2. */
 noreturn void cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
