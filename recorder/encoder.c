@@ -38,7 +38,7 @@ typedef struct enc_block {
     mr_instr_def *instrs;
     mr_access_def *accesses;
     mr_exit_def *exits;
-    uint32_t *words_at_exit;     /* raw words after the header, per exit */
+    uint32_t words;              /* raw words after the header: accesses + values */
     int has_values;              /* some access carries a value */
 } enc_block;
 
@@ -53,8 +53,6 @@ typedef struct encoder {
     size_t nstrings;
     enc_block **blocks;          /* by id */
     size_t nblocks;
-    uint64_t *addrs, *values;    /* scratch for one execution */
-    size_t scratch;
 } encoder;
 
 static void die_oom(void)
@@ -153,7 +151,6 @@ static void free_block(enc_block *b)
     free(b->instrs);
     free(b->accesses);
     free(b->exits);
-    free(b->words_at_exit);
     free(b);
 }
 
@@ -169,7 +166,6 @@ static void on_block_def(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
     b->instrs = xrealloc(NULL, ni * sizeof *b->instrs);
     b->accesses = xrealloc(NULL, na * sizeof *b->accesses);
     b->exits = xrealloc(NULL, ne * sizeof *b->exits);
-    b->words_at_exit = xrealloc(NULL, ne * sizeof *b->words_at_exit);
     const uint64_t *q = p + 4;
     for (uint32_t i = 0; i < ni; i++, q++)
         b->instrs[i] = (mr_instr_def){ .addr = *q >> 8, .len = (uint32_t)(*q & 0xff) };
@@ -179,15 +175,12 @@ static void on_block_def(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
                                           .flags = (uint8_t)(*q >> 24),
                                           .size = (uint32_t)(*q >> 32) };
         b->has_values |= (b->accesses[i].flags & MR_ACC_VALUE) != 0;
+        b->words += 1 + ((b->accesses[i].flags & MR_ACC_VALUE) != 0);
     }
     for (uint32_t i = 0; i < ne; i++, q++) {
         b->exits[i] = (mr_exit_def){ .ninstrs = (uint32_t)(*q & 0xffffff),
                                      .naccesses = (uint32_t)((*q >> 24) & 0xffffff),
                                      .jump = (uint8_t)(*q >> 48) };
-        uint32_t words = 0;
-        for (uint32_t k = 0; k < b->exits[i].naccesses && k < na; k++)
-            words += 1 + ((b->accesses[k].flags & MR_ACC_VALUE) != 0);
-        b->words_at_exit[i] = words;
     }
     b->def = (mr_block_def){ .id = id, .addr = p[0], .ninstrs = ni, .instrs = b->instrs,
                              .naccesses = na, .accesses = b->accesses,
@@ -200,11 +193,6 @@ static void on_block_def(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
     }
     free_block(e->blocks[id]);
     e->blocks[id] = b;
-    if (na > e->scratch) {
-        e->addrs = xrealloc(e->addrs, na * sizeof *e->addrs);
-        e->values = xrealloc(e->values, na * sizeof *e->values);
-        e->scratch = na;
-    }
     check(e, mr_write_block_def(e->w, &b->def));
 }
 
@@ -264,26 +252,14 @@ static size_t on_exec(encoder *e, const uint64_t *p, size_t n)
     uint64_t header = p[0];
     uint32_t id = (uint32_t)(header >> 24), exit_ix = (uint32_t)((header >> 8) & 0xffff);
     enc_block *b = id < e->nblocks ? e->blocks[id] : NULL;
-    if (!b || exit_ix >= b->def.nexits || 1 + (size_t)b->words_at_exit[exit_ix] > n) {
+    if (!b || exit_ix >= b->def.nexits || 1 + (size_t)b->words > n) {
         writer_failed(e, "execution of an unknown block from the tool");
         return 0;
     }
-    size_t words = 1 + b->words_at_exit[exit_ix];
-    if (e->failed)
-        return words;
-    const uint64_t *q = p + 1;
-    if (!b->has_values) {
-        check(e, mr_write_exec(e->w, id, exit_ix, q, NULL));
-        return words;
-    }
-    uint32_t na = b->exits[exit_ix].naccesses, nv = 0;
-    for (uint32_t k = 0; k < na; k++) {
-        e->addrs[k] = *q++;
-        if (b->accesses[k].flags & MR_ACC_VALUE)
-            e->values[nv++] = *q++;
-    }
-    check(e, mr_write_exec(e->w, id, exit_ix, e->addrs, e->values));
-    return words;
+    if (!e->failed)
+        check(e, mr_write_exec(e->w, id, exit_ix, p + 1,
+                               b->has_values ? p + 1 + b->def.naccesses : NULL));
+    return 1 + (size_t)b->words;
 }
 
 /* One generic record at p; like on_exec. */

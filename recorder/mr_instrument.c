@@ -7,10 +7,11 @@
  * (interned: same code, same id) and the symbols of its instructions.
  *
  * Run time (inline IR, no helper call per access): at entry load the buffer
- * cursor into a temp, flushing first if the block might not fit; for each
- * access store its address (0 if its guard is false) and maybe its value at
- * cursor+8k; before each exit store the header word (block id and exit
- * index) at cursor+0 and the advanced cursor. A block leaving by a later
+ * cursor into a temp, flushing first if the block might not fit; for access
+ * k store its address (0 if its guard is false) at cursor+8(1+k) and, for
+ * the j-th access with a value, the value after all addresses; before each
+ * exit store the header word (block id and exit index) at cursor+0 and the
+ * cursor advanced by the record's fixed length. A block leaving by a later
  * exit overwrites both, so no word says "not taken"; a block that faults
  * stores no cursor and leaves nothing behind.
  */
@@ -249,7 +250,9 @@ static ULong *block_payload(const block_scan *s, UInt *nwords)
 typedef struct emitter {
     IRSB *out;
     IRTemp cur;          /* the cursor loaded at entry */
-    UInt words;          /* words written so far by this block, header included */
+    UInt next_addr;      /* slot of the next address: 1, 2, ... */
+    UInt next_value;     /* slot of the next value: after all addresses */
+    UInt words;          /* the record's length: 1 + accesses + values */
     UInt block_id;
 } emitter;
 
@@ -294,9 +297,9 @@ static void emit_access(emitter *em, const access_info *a)
     if (a->guard)
         addr = new_tmp(em->out, Ity_I64,
                        IRExpr_ITE(a->guard, addr, IRExpr_Const(IRConst_U64(0))));
-    store_word(em, em->words++, addr);
+    store_word(em, em->next_addr++, addr);
     if (a->flags & MR_ACC_VALUE)
-        store_word(em, em->words++, widen(em->out, a->value, a->vtype));
+        store_word(em, em->next_value++, widen(em->out, a->value, a->vtype));
 }
 
 /* Header and cursor for leaving through exit `index`. */
@@ -311,10 +314,11 @@ static void emit_leave(emitter *em, UInt index)
                   IRExpr_Const(IRConst_U64((ULong)(Addr)&mr_cursor)), next));
 }
 
-/* Loads the cursor, handing the slot over first when the block's words
+/* Loads the cursor, handing the slot over first when the block's record
  * might not fit in what is left of it. */
-static void emit_entry(emitter *em, UInt max_words)
+static void emit_entry(emitter *em, UInt naccesses, UInt nvalues)
 {
+    UInt max_words = 1 + naccesses + nvalues;
     IRExpr *cur0 = new_tmp(em->out, Ity_I64,
                            IRExpr_Load(Iend_LE, Ity_I64,
                                        IRExpr_Const(IRConst_U64((ULong)(Addr)&mr_cursor))));
@@ -333,7 +337,9 @@ static void emit_entry(emitter *em, UInt max_words)
     addStmtToIRSB(em->out, IRStmt_Dirty(d));
     em->cur = newIRTemp(em->out->tyenv, Ity_I64);
     addStmtToIRSB(em->out, IRStmt_WrTmp(em->cur, IRExpr_ITE(full, IRExpr_RdTmp(fresh), cur0)));
-    em->words = 1;
+    em->next_addr = 1;
+    em->next_value = 1 + naccesses;
+    em->words = max_words;
 }
 
 /* Calls helper(SP) at this point of the block. */
@@ -389,20 +395,20 @@ IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *in,
     mr_defs_scan_modules();
     UInt nwords;
     ULong *payload = block_payload(&s, &nwords);
-    emitter em = { NULL, IRTemp_INVALID, 0, mr_defs_block_id(payload, nwords) };
+    emitter em = { NULL, IRTemp_INVALID, 0, 0, 0, mr_defs_block_id(payload, nwords) };
     VG_(free)(payload);
     mr_defs_symbolize(s.iaddr, s.ninstrs);
 
-    UInt max_words = 1;
+    UInt nvalues = 0;
     for (UInt i = 0; i < s.nacc; i++)
-        max_words += 1 + ((s.acc[i].flags & MR_ACC_VALUE) ? 1 : 0);
+        nvalues += (s.acc[i].flags & MR_ACC_VALUE) != 0;
 
     em.out = deepCopyIRSBExceptStmts(in);
     for (Int i = 0; i < s.first_imark; i++)
         addStmtToIRSB(em.out, in->stmts[i]);
     if (is_toggle_entry(s.iaddr[0]))
         emit_sp_call(em.out, layout, "mr_toggle_enter", &mr_toggle_enter);
-    emit_entry(&em, max_words);
+    emit_entry(&em, s.nacc, nvalues);
 
     UInt next_acc = 0, next_exit = 0;
     for (Int i = s.first_imark; i < in->stmts_used; i++) {

@@ -11,9 +11,13 @@
  * Block executions, the bulk of the stream, are written by inline IR and so
  * have a header of their own:
  *   WIRE_EXEC  header = WIRE_EXEC | exit << 8 | block << 24
- *              then, for each of the first exits[exit].naccesses accesses of
- *              the block: its address (0 when a guard was false) and, when
- *              the access's def has MR_ACC_VALUE, one more word: the value.
+ *              then naccesses words, one address per access of the block
+ *              (0 when a guard was false), then nvalues words, one value
+ *              per access whose def has MR_ACC_VALUE, in access order: a
+ *              fixed length per block, so that the encoder hands both
+ *              arrays to the writer in place. Only the first
+ *              exits[exit].naccesses addresses, and their values, were
+ *              written; the rest of the record is junk.
  *
  * Every other record has a generic header
  *   header = tag | payload_words << 8 | aux << 32
