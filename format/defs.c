@@ -176,7 +176,8 @@ static const mr_block_def *decode_block(mr_reader *r, mr_cursor *c)
         r->nblockdefs++;
     }
     r->blocks[b->id] = s;
-    r->prev = NULL;
+    r->prev_slot = NULL;
+    r->fast = 0;
     if (b->naccesses > r->acc_cap) {
         mr_access *a = realloc(r->acc, b->naccesses * sizeof *a);
         if (!a)
@@ -364,7 +365,8 @@ void mr_reader_defs_reset(mr_reader *r)
     r->nsyms = r->nsorted = 0;
     r->redefined = 0;
     r->defs_upto = 0;
-    r->prev = NULL;
+    r->prev_slot = NULL;
+    r->fast = 0;
 }
 
 void mr_reader_defs_free(mr_reader *r)

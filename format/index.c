@@ -129,6 +129,7 @@ static int position(mr_reader *r, uint32_t i)
     r->pos = r->idx_off[i];
     r->next_seq = i;
     r->in_chunk = 0;
+    r->fast = 0;
     r->held = 0;
     r->done = 0;
     r->end_seen = 0;

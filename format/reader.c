@@ -26,6 +26,7 @@ int mr_reader_fail(mr_reader *r, int truncated, const char *fmt, ...)
             r->error = NULL;
         va_end(ap);
         r->failed = 1;
+        r->fast = 0;
         r->truncated = truncated;
     }
     return -1;
@@ -206,7 +207,7 @@ static int start_events(mr_reader *r)
         return mr_reader_fail(r, 0, "chunk %u: control stream does not match the record count",
                               r->frame.seq);
     r->epoch++;
-    r->prev = NULL;
+    r->prev_slot = NULL;
     r->last_value = 0;
     /* Threads' pending call/return as the writer saw them at chunk start. */
     for (size_t i = 0; i < r->threads.cap; i++)
@@ -389,11 +390,12 @@ static int check_totals(mr_reader *r, const mr_totals *t)
 static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
 {
     mr_bstate *bs;
+    mr_bstate **slot = r->prev_slot;
     int bad = 0;
     if (op == MR_OP_EXEC_PRED) {
-        if (MR_UNLIKELY(!r->prev))
+        if (MR_UNLIKELY(!slot))
             return CORRUPT(r, "predicted block without a previous one");
-        bs = r->prev->succ_bs[r->prev_exit];
+        bs = *slot;   /* already the successor: nothing to store */
         if (MR_UNLIKELY(!bs))
             return CORRUPT(r, "predicted block without a prediction");
     } else {
@@ -408,10 +410,11 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
         if (MR_UNLIKELY(!bs))
             return mr_reader_fail(r, 0, "chunk %u: execution of undefined block %llu",
                                   r->frame.seq, (unsigned long long)v);
+        if (slot)
+            *slot = bs;   /* the prediction for the next time */
     }
     mr_bstate_touch(bs, r->epoch);
-    if (r->prev)
-        r->prev->succ_bs[r->prev_exit] = bs;
+    bs->quick_epoch = bs->simple ? r->epoch : 0;
     const mr_block_def *d = bs->def;
     uint32_t exit = 0;
     if (bs->nexits > 1) {
@@ -441,17 +444,18 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
         const uint8_t *f = fl, *fend = fl + n;
         mr_pred *p = pred;
         mr_access *o = out;
+        /* The template's addr is the previous address (simple blocks have
+         * no guard, so it is always the output): one store per access. */
         for (; f < fend; f++, p++, o++) {
             if (*f == MR_F_HIT) {
-                p->addr += p->stride;
+                o->addr += p->stride;
             } else {
                 if (MR_UNLIKELY(*f != MR_F_MISS || dp >= dend))
                     return CORRUPT(r, "bad address flag or delta stream exhausted");
                 uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
                 p->stride = delta;
-                p->addr += delta;
+                o->addr += delta;
             }
-            o->addr = p->addr;
         }
         nout = n;
     } else {
@@ -521,12 +525,17 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     xe->u.exec.ninstrs = ex->ninstrs;
     xe->u.exec.naccesses = nout;
     xe->u.exec.accesses = out;
-    th->jump = ex->jump;
-    th->from = bs->exit_from[exit];
+    /* from is only read while jump is a call or a return: boring after
+     * boring, the common case, stores nothing. */
+    if (MR_UNLIKELY(th->jump | ex->jump)) {
+        th->jump = ex->jump;
+        th->from = bs->exit_from[exit];
+    }
     bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
     r->time += ex->ninstrs;
-    r->prev = bs;
-    r->prev_exit = exit;
+    r->prev_slot = &bs->succ_bs[exit];
+    /* next_quick may follow unless a call/return event is pending. */
+    r->fast = xe == ev && ex->jump == MR_JUMP_BORING;
     return 1;
 }
 
@@ -544,7 +553,7 @@ static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, ui
         if (c.bad)
             break;
         r->cur_tid = tid;
-        r->prev = NULL;
+        r->prev_slot = NULL;
         if (!(r->cur = thread_get(r, tid, 1)))
             return -1;
         ev->kind = MR_EV_THREAD;
@@ -622,7 +631,7 @@ static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, ui
         for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
             *fields[i] = mr_cur_varint(&c);
         t->threads = mr_cur_u32(&c, UINT32_MAX);
-        if (c.bad || r->recs_left)
+        if (c.bad || r->sp[MR_S_CTL] != r->se[MR_S_CTL])   /* records after END */
             return CORRUPT(r, "bad end record");
         if (r->from_start && check_totals(r, t))
             return -1;
@@ -642,7 +651,9 @@ static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, ui
 
 static int next_event(mr_reader *r, mr_event *ev)
 {
-    if (MR_UNLIKELY(!r->recs_left)) {
+    /* CTL holds exactly nrecords bytes (start_events): its end is the
+     * chunk's end, no separate counter to decrement. */
+    if (MR_UNLIKELY(r->sp[MR_S_CTL] == r->se[MR_S_CTL])) {
         /* Chunk finished: every stream must be used up exactly. */
         for (int i = 0; i < MR_NSTREAMS; i++)
             if (r->sp[i] != r->se[i])
@@ -650,20 +661,89 @@ static int next_event(mr_reader *r, mr_event *ev)
         r->in_chunk = 0;
         return 0;
     }
-    uint8_t op = *r->sp[MR_S_CTL]++;   /* start_events: CTL holds nrecords bytes */
-    r->recs_left--;
+    uint8_t op = *r->sp[MR_S_CTL]++;
     if (MR_LIKELY(op <= MR_OP_EXEC))
         return decode_exec(r, ev, op);
     return decode_other(r, ev, op);
 }
 
-int mr_next(mr_reader *r, mr_event *ev)
+/* The quick path of mr_next: the predicted block again, a simple one (no
+ * guard, no value) already seen in this chunk, its thread's last jump
+ * boring: none of decode_exec's branches for guards, values, calls or
+ * threads. 2 when it does not apply (then nothing was consumed). */
+static inline int next_quick(mr_reader *r, mr_event *ev)
+{
+    const uint8_t *ctl = r->sp[MR_S_CTL];
+    if (MR_UNLIKELY(ctl == r->se[MR_S_CTL] || *ctl != MR_OP_EXEC_PRED))
+        return 2;
+    mr_bstate *bs = *r->prev_slot;   /* r->fast: prev_slot is set */
+    if (MR_UNLIKELY(!bs || bs->quick_epoch != r->epoch))
+        return 2;
+    uint32_t exit = 0;
+    const uint8_t *xp = r->sp[MR_S_EXIT];
+    if (bs->nexits > 1) {
+        /* One-byte exit indexes only; anything else is decode_exec's. */
+        if (MR_UNLIKELY(xp >= r->se[MR_S_EXIT] || *xp >= bs->nexits || *xp >= 0x80))
+            return 2;
+        exit = *xp++;
+    }
+    const mr_exit_def *ex = &bs->exits[exit];
+    uint32_t n = ex->naccesses;
+    const uint8_t *fl = r->sp[MR_S_FLAG];
+    if (MR_UNLIKELY((size_t)(r->se[MR_S_FLAG] - fl) < n))
+        return 2;
+    const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
+    const uint8_t *f = fl, *fend = fl + n;
+    mr_pred *p = bs->pred;
+    mr_access *o = bs->tmpl;
+    int bad = 0;
+    for (; f < fend; f++, p++, o++) {   /* as decode_exec's simple loop */
+        if (*f == MR_F_HIT) {
+            o->addr += p->stride;
+        } else {
+            if (MR_UNLIKELY(*f != MR_F_MISS || dp >= dend))
+                return CORRUPT(r, "bad address flag or delta stream exhausted");
+            uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
+            p->stride = delta;
+            o->addr += delta;
+        }
+    }
+    if (MR_UNLIKELY(bad || dp > dend))
+        return CORRUPT(r, "delta stream overrun");
+    r->sp[MR_S_CTL] = ctl + 1;
+    r->sp[MR_S_EXIT] = xp;
+    r->sp[MR_S_FLAG] = fend;
+    r->sp[MR_S_DELTA] = dp;
+    ev->kind = MR_EV_EXEC;
+    ev->tid = r->cur_tid;
+    ev->time = r->time;
+    ev->u.exec.def = bs->def;
+    ev->u.exec.exit = exit;
+    ev->u.exec.ninstrs = ex->ninstrs;
+    ev->u.exec.naccesses = n;
+    ev->u.exec.accesses = bs->tmpl;
+    if (MR_UNLIKELY(ex->jump)) {   /* the next execution delivers a call/return */
+        r->cur->jump = ex->jump;
+        r->cur->from = bs->exit_from[exit];
+        r->fast = 0;
+    }
+    bs->execs[exit]++;
+    r->time += ex->ninstrs;
+    r->prev_slot = &bs->succ_bs[exit];
+    return 1;
+}
+
+/* Everything but the quick path; leaves r->fast set only where
+ * next_quick may follow (decode_exec and the held execution set it). */
+static int next_slow(mr_reader *r, mr_event *ev)
 {
     if (r->held) {
         *ev = r->held_ev;
         r->held = 0;
+        r->fast = r->cur->jump == MR_JUMP_BORING;   /* as decode_exec left it */
         return 1;
     }
+    r->fast = 0;
     if (r->failed)
         return -1;
     if (r->done)
@@ -684,4 +764,14 @@ int mr_next(mr_reader *r, mr_event *ev)
             return 0;
         }
     }
+}
+
+int mr_next(mr_reader *r, mr_event *ev)
+{
+    if (MR_LIKELY(r->fast)) {
+        int rc = next_quick(r, ev);
+        if (MR_LIKELY(rc != 2))
+            return rc;
+    }
+    return next_slow(r, ev);
 }

@@ -275,7 +275,7 @@ void mr_intern_free(mr_intern *t);
 
 /* Prediction state of one static access. */
 typedef struct mr_pred {
-    uint64_t addr;     /* previous address */
+    uint64_t addr;     /* previous address (reader, simple block: in tmpl[i].addr) */
     uint64_t stride;   /* last delta seen (a miss sets it) */
     uint64_t value;    /* previous value */
     uint64_t voff;     /* addr minus the chunk's last value, last time */
@@ -292,6 +292,8 @@ struct mr_bstate {
     uint8_t simple;        /* no guarded and no value accesses */
     uint8_t has_value;     /* some access records its value: MR_F_VHIT allowed */
     uint8_t has_guard;     /* some access is guarded: executions may drop some */
+    uint32_t quick_epoch;  /* reader: the epoch when simple and touched, else
+                            * 0; one compare tells mr_next's quick path both */
     mr_pred *pred;         /* naccesses */
     uint32_t *succ;        /* nexits: block that followed each exit (writer) */
     mr_bstate **succ_bs;   /* nexits: the same as states (reader), NULL none */
@@ -314,6 +316,9 @@ static inline void mr_bstate_touch(mr_bstate *s, uint32_t epoch)
 {
     if (MR_UNLIKELY(s->epoch != epoch)) {
         memset(s->pred, 0, s->def->naccesses * sizeof *s->pred);
+        if (s->tmpl && s->simple)   /* reader: simple blocks keep addr there */
+            for (uint32_t i = 0; i < s->def->naccesses; i++)
+                s->tmpl[i].addr = 0;
         if (s->succ)
             memset(s->succ, 0xff, s->nexits * sizeof *s->succ);
         else
@@ -369,14 +374,17 @@ struct mr_reader {
     int in_chunk;
     mr_frame frame;
     uint64_t frame_off;
-    uint32_t recs_left;
+    uint32_t recs_left;      /* DEFS: records left (EVENTS: the CTL stream counts) */
     mr_cursor dc;            /* DEFS: the records */
     int redeliver;           /* DEFS chunk already applied once (seek back) */
     uint64_t prev_sym_addr;
     const uint8_t *sp[MR_NSTREAMS], *se[MR_NSTREAMS];   /* EVENTS streams */
     uint32_t epoch;
-    mr_bstate *prev;
-    uint32_t prev_exit;
+    int fast;                /* mr_next may try its quick path: the last
+                              * record was an execution in this EVENTS chunk,
+                              * nothing held, no failure, its jump boring */
+    mr_bstate **prev_slot;   /* succ_bs entry of the previous execution's exit:
+                              * its predicted successor; NULL none */
     uint64_t last_value;     /* value of the chunk's latest value access */
 
     /* Definitions read so far. */
