@@ -49,7 +49,7 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
     s->nexits = ne;
     /* The writer predicts ids, the reader states: one less load per block. */
     if (with_template)
-        s->succ_bs = malloc(ne * sizeof *s->succ_bs);
+        s->succ_bs = ne <= MR_SUCC_INLINE ? s->succ_inline : malloc(ne * sizeof *s->succ_bs);
     else
         s->succ = malloc(ne * sizeof *s->succ);
     s->aflags = malloc(na ? na : 1);
@@ -87,6 +87,20 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
         uint32_t n = def->exits[e].ninstrs;
         s->exit_from[e] = n ? def->instrs[n - 1].addr : def->addr;
     }
+    if (with_template && !s->has_guard) {
+        if (!(s->xq = malloc(ne * sizeof *s->xq))) {
+            mr_bstate_free(s);
+            return NULL;
+        }
+        for (uint32_t e = 0; e < ne; e++) {
+            s->xq[e].exec.def = def;
+            s->xq[e].exec.exit = e;
+            s->xq[e].exec.ninstrs = def->exits[e].ninstrs;
+            s->xq[e].exec.naccesses = def->exits[e].naccesses;
+            s->xq[e].exec.accesses = s->tmpl;
+            s->xq[e].jump = def->exits[e].jump;
+        }
+    }
     return s;
 }
 
@@ -96,12 +110,14 @@ void mr_bstate_free(mr_bstate *s)
         return;
     free(s->pred);
     free(s->succ);
-    free(s->succ_bs);
+    if (s->succ_bs != s->succ_inline)
+        free(s->succ_bs);
     free(s->aflags);
     free(s->kcount);
     free(s->exit_from);
     free(s->execs);
     free(s->tmpl);
+    free(s->xq);
     free(s);
 }
 

@@ -414,7 +414,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             *slot = bs;   /* the prediction for the next time */
     }
     mr_bstate_touch(bs, r->epoch);
-    bs->quick_epoch = bs->simple ? r->epoch : 0;
+    bs->quick_epoch = bs->simple && bs->xq ? r->epoch : 0;
     const mr_block_def *d = bs->def;
     uint32_t exit = 0;
     if (bs->nexits > 1) {
@@ -667,6 +667,36 @@ static int next_event(mr_reader *r, mr_event *ev)
     return decode_other(r, ev, op);
 }
 
+/* A varint of 5 bytes or more for next_quick, out of line so that the
+ * quick path keeps its stream pointers in registers. NULL if corrupt. */
+static __attribute__((noinline)) const uint8_t *quick_varint_long(const uint8_t *p,
+                                                                  uint64_t *v)
+{
+    int bad = 0;
+    *v = mr_get_varint(&p, &bad);
+    return bad ? NULL : p;
+}
+
+/* next_quick's varint: up to 4 bytes (28 bits, every random address delta
+ * of the benchmark) with two shift-and-mask steps, no call. NULL if
+ * corrupt. Reads 4 bytes: streams are padded by MR_PAD. */
+static inline const uint8_t *quick_varint(const uint8_t *p, uint64_t *v)
+{
+    uint32_t y;
+    memcpy(&y, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    y = __builtin_bswap32(y);
+#endif
+    uint32_t stop = ~y & 0x80808080u;   /* bytes ending the varint */
+    if (MR_UNLIKELY(!stop))
+        return quick_varint_long(p, v);
+    unsigned bits = (unsigned)__builtin_ctz(stop) + 1;   /* 8, 16, 24 or 32 */
+    y &= (uint32_t)((1ULL << bits) - 1);
+    y = (y & 0x007f007fu) | ((y & 0x7f007f00u) >> 1);   /* 14-bit halves */
+    *v = (y & 0x3fffu) | ((y & 0x3fff0000u) >> 2);
+    return p + bits / 8;
+}
+
 /* The quick path of mr_next: the predicted block again, a simple one (no
  * guard, no value) already seen in this chunk, its thread's last jump
  * boring: none of decode_exec's branches for guards, values, calls or
@@ -680,62 +710,63 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
     if (MR_UNLIKELY(!bs || bs->quick_epoch != r->epoch))
         return 2;
     uint32_t exit = 0;
-    const uint8_t *xp = r->sp[MR_S_EXIT];
     if (bs->nexits > 1) {
         /* One-byte exit indexes only; anything else is decode_exec's. */
+        const uint8_t *xp = r->sp[MR_S_EXIT];
         if (MR_UNLIKELY(xp >= r->se[MR_S_EXIT] || *xp >= bs->nexits || *xp >= 0x80))
             return 2;
-        exit = *xp++;
+        exit = *xp;
     }
-    const mr_exit_def *ex = &bs->exits[exit];
-    uint32_t n = ex->naccesses;
-    const uint8_t *fl = r->sp[MR_S_FLAG];
-    if (MR_UNLIKELY((size_t)(r->se[MR_S_FLAG] - fl) < n))
+    const mr_exit_quick *xq = &bs->xq[exit];
+    uint32_t n = xq->exec.naccesses;
+    const uint8_t *f = r->sp[MR_S_FLAG];
+    if (MR_UNLIKELY((size_t)(r->se[MR_S_FLAG] - f) < n))
         return 2;
-    const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
-    const uint8_t *f = fl, *fend = fl + n;
+    /* Consumed from here on: nothing below returns 2. */
+    r->sp[MR_S_CTL] = ctl + 1;
+    r->sp[MR_S_EXIT] += bs->nexits > 1;
+    r->sp[MR_S_FLAG] = f + n;
+    const uint8_t *fend = f + n;
+    const uint8_t *dp = r->sp[MR_S_DELTA];
     mr_pred *p = bs->pred;
     mr_access *o = bs->tmpl;
-    int bad = 0;
     for (; f < fend; f++, p++, o++) {   /* as decode_exec's simple loop */
         if (*f == MR_F_HIT) {
             o->addr += p->stride;
         } else {
-            if (MR_UNLIKELY(*f != MR_F_MISS || dp >= dend))
+            if (MR_UNLIKELY(*f != MR_F_MISS || dp >= r->se[MR_S_DELTA]))
                 return CORRUPT(r, "bad address flag or delta stream exhausted");
-            uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
+            uint64_t v;
+            if (MR_UNLIKELY(!(dp = quick_varint(dp, &v))))
+                return CORRUPT(r, "delta stream overrun");
+            uint64_t delta = (uint64_t)mr_unzigzag(v);
             p->stride = delta;
             o->addr += delta;
         }
     }
-    if (MR_UNLIKELY(bad || dp > dend))
+    if (MR_UNLIKELY(dp > r->se[MR_S_DELTA]))
         return CORRUPT(r, "delta stream overrun");
-    r->sp[MR_S_CTL] = ctl + 1;
-    r->sp[MR_S_EXIT] = xp;
-    r->sp[MR_S_FLAG] = fend;
     r->sp[MR_S_DELTA] = dp;
+    uint64_t time = r->time;
     ev->kind = MR_EV_EXEC;
     ev->tid = r->cur_tid;
-    ev->time = r->time;
-    ev->u.exec.def = bs->def;
-    ev->u.exec.exit = exit;
-    ev->u.exec.ninstrs = ex->ninstrs;
-    ev->u.exec.naccesses = n;
-    ev->u.exec.accesses = bs->tmpl;
-    if (MR_UNLIKELY(ex->jump)) {   /* the next execution delivers a call/return */
-        r->cur->jump = ex->jump;
+    ev->time = time;
+    ev->u.exec = xq->exec;   /* def, exit, ninstrs, naccesses, accesses */
+    r->time = time + xq->exec.ninstrs;
+    if (MR_UNLIKELY(xq->jump)) {   /* the next execution delivers a call/return */
+        r->cur->jump = xq->jump;
         r->cur->from = bs->exit_from[exit];
         r->fast = 0;
     }
     bs->execs[exit]++;
-    r->time += ex->ninstrs;
-    r->prev_slot = &bs->succ_bs[exit];
+    r->prev_slot = MR_LIKELY(bs->nexits <= MR_SUCC_INLINE) ? &bs->succ_inline[exit]
+                                                           : &bs->succ_bs[exit];
     return 1;
 }
 
 /* Everything but the quick path; leaves r->fast set only where
  * next_quick may follow (decode_exec and the held execution set it). */
-static int next_slow(mr_reader *r, mr_event *ev)
+static __attribute__((noinline)) int next_slow(mr_reader *r, mr_event *ev)
 {
     if (r->held) {
         *ev = r->held_ev;

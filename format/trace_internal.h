@@ -284,6 +284,14 @@ typedef struct mr_pred {
 /* Everything writer and reader keep per defined block for coding its
  * executions. Reset lazily at chunk starts through epoch. */
 typedef struct mr_bstate mr_bstate;
+#define MR_SUCC_INLINE 4
+
+/* The reader's MR_EV_EXEC payload of one exit of a block without guarded
+ * accesses, built once: the quick path copies it whole into the event. */
+typedef struct mr_exit_quick {
+    __typeof__(((mr_event *)0)->u.exec) exec;
+    uint8_t jump;              /* the exit's mr_jump */
+} mr_exit_quick;
 struct mr_bstate {
     const mr_block_def *def;
     const mr_exit_def *exits;  /* def->exits, one load closer in the hot loop */
@@ -301,8 +309,14 @@ struct mr_bstate {
     uint32_t *kcount;      /* (naccesses+1)*3 prefix counts of L,S,M */
     uint64_t *exit_from;   /* nexits: address of the last instr of exit */
     mr_access *tmpl;       /* naccesses: reader's output, kind/size/instr preset */
+    mr_exit_quick *xq;     /* nexits: reader, blocks without guards, else NULL */
     uint64_t *execs;       /* nexits: executions per exit not yet in the totals;
                             * one increment per execution instead of seven */
+    /* The reader's succ_bs of blocks with at most MR_SUCC_INLINE exits: the
+     * slot of the next prediction is then an address computed from the
+     * state, not loaded through succ_bs (one load less on the chain from
+     * one execution to the next). */
+    mr_bstate *succ_inline[MR_SUCC_INLINE];
 };
 
 /* NULL if the def is acceptable, else why not. */
