@@ -13,6 +13,8 @@
 #define STACK_JUMP (64ull << 20)    /* farther pushes do not stretch a window */
 #define POOL_SLOTS 32768            /* object records per pool block (4 MiB at 128 bytes) */
 #define HUGE_PAGE (2u << 20)
+#define PREDICT_DEPTH 8             /* misses between a hint's source and target */
+#define OVERLAP_SCAN 8              /* neighbours examined before assuming an overlap */
 
 /* Objects sorted by start address. The starts are kept apart from the
  * records so that a search reads one small array instead of touching a
@@ -76,6 +78,14 @@ struct objmap {
     obj_cache last;         /* the object of the last lookup, any instruction:
                              * consecutive accesses to one object by different
                              * instructions (p->key, then p->next) hit it */
+
+    /* Successor prediction for pointer chasing (see objmap_find_slow):
+     * the heap objects found by the last PREDICT_DEPTH slow lookups, a
+     * ring; recent[recent_pos] is the oldest. */
+    obj_object *recent[PREDICT_DEPTH];
+    uint32_t recent_pos;
+    int heap_overlap;       /* some live heap object may overlap another live
+                             * object: predictions are off for good */
     objmap_stats stats;
 };
 
@@ -423,18 +433,25 @@ static void page_span(const obj_object *o, uint64_t *first, uint64_t *last)
 
 static int is_big(const obj_object *o) { return o->size > BIG_BYTES; }
 
+static int overlaps_heap(objmap *m, const obj_object *o);
+
 static int map_insert(objmap *m, obj_object *o)
 {
     o->live = 1;
-    if (is_big(o))
-        return ov_insert(&m->big, o);
-    uint64_t first, last;
-    page_span(o, &first, &last);
-    for (uint64_t pn = first; pn <= last; pn++) {
-        page *p = page_get(m, pn);
-        if (!p || ov_insert(&p->v, o) < 0)
+    if (is_big(o)) {
+        if (ov_insert(&m->big, o) < 0)
             return -1;
+    } else {
+        uint64_t first, last;
+        page_span(o, &first, &last);
+        for (uint64_t pn = first; pn <= last; pn++) {
+            page *p = page_get(m, pn);
+            if (!p || ov_insert(&p->v, o) < 0)
+                return -1;
+        }
     }
+    if (!m->heap_overlap && overlaps_heap(m, o))
+        m->heap_overlap = 1;
     return 0;
 }
 
@@ -524,11 +541,102 @@ static obj_object *heap_at(objmap *m, uint64_t addr)
     return NULL;
 }
 
+/* ---- overlaps ----------------------------------------------------------- */
+
+/* Successor prediction (objmap_find_slow) answers with a live heap object
+ * covering the address without asking the page lists; that is map_find's
+ * answer as long as no live object overlaps a live heap object. These
+ * functions watch for such overlaps as objects enter the map (a free the
+ * trace missed, an allocation inside a static object); they may see one
+ * where there is none, never the reverse. */
+
+static int is_heap(const obj_object *o) { return o->group->kind == OBJ_HEAP; }
+
+/* a and b overlap: one covers the other's start, or both start at one
+ * address (a zero-size object there would stop map_find's search). */
+static int pair_overlaps(const obj_object *a, const obj_object *b)
+{
+    return a->addr == b->addr || b->addr - a->addr < a->size ||
+           a->addr - b->addr < b->size;
+}
+
+/* Does an object of v (other than o, which may be listed) overlap o, one
+ * of the two being heap? Overlaps are caught when the later object of a
+ * pair comes, so the objects already here overlap only as allowed (static
+ * in static), and few candidates need a look:
+ *   - the entries starting inside o (just above its upper bound);
+ *   - the entries covering o's start (just below). Going down, an entry r
+ *     that is heap and does not cover it ends the search, and so does any
+ *     entry when o is static: an older object covering o's start covers
+ *     r's too, and that overlap, involving r or a heap object that matters
+ *     here, was caught when it formed. Only a heap o looks past statics.
+ * Unsure after OVERLAP_SCAN entries: yes. */
+static int overlap_in(const objvec *v, const obj_object *o)
+{
+    int heap = is_heap(o);
+    uint32_t up = ov_upper(v, o->addr);
+    for (uint32_t j = up, k = 0; j < v->n && v->e[j].start - o->addr < o->size; j++)
+        if (heap || is_heap(v->e[j].obj) || ++k > OVERLAP_SCAN)
+            return 1;
+    for (uint32_t j = up, k = 0; j-- > 0;) {
+        const obj_object *r = v->e[j].obj;
+        if (r == o)
+            continue;
+        if (pair_overlaps(r, o) && (heap || is_heap(r)))
+            return 1;
+        if (!heap || is_heap(r))
+            break;
+        if (++k > OVERLAP_SCAN)
+            return 1;
+    }
+    return 0;
+}
+
+/* A big object against the small ones listed in the pages it spans
+ * (through the hash table itself when that is shorter than the span). */
+static int overlap_pages(objmap *m, const obj_object *o)
+{
+    uint64_t first, last;
+    page_span(o, &first, &last);
+    if (last - first >= m->cappages) {
+        for (size_t j = 0; j < m->cappages; j++) {
+            const page *p = &m->pages[j];
+            if (p->key && p->key - 1 >= first && p->key - 1 <= last &&
+                p->v.n && overlap_in(&p->v, o))
+                return 1;
+        }
+        return 0;
+    }
+    for (uint64_t pn = first; pn <= last; pn++) {
+        const page *p = page_find(m, pn);
+        if (p && p->v.n && overlap_in(&p->v, o))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does o, just inserted, overlap another live object, one of the two
+ * being heap? */
+static int overlaps_heap(objmap *m, const obj_object *o)
+{
+    if (is_big(o))
+        return overlap_in(&m->big, o) || overlap_pages(m, o);
+    uint64_t first, last;
+    page_span(o, &first, &last);
+    for (uint64_t pn = first; pn <= last; pn++) {
+        const page *p = page_find(m, pn);
+        if (p && overlap_in(&p->v, o))
+            return 1;
+    }
+    return m->big.n && overlap_in(&m->big, o);
+}
+
 /* ---- lifetimes ---------------------------------------------------------- */
 
 static void end_object(objmap *m, obj_object *o, uint64_t time, int freed)
 {
     map_remove(m, o);
+    o->free_time = 0;       /* the slot held next_hint while o was live */
     if (freed) {
         o->freed = 1;
         o->free_time = time;
@@ -732,6 +840,45 @@ static int on_exec(objmap *m, const mr_event *ev)
     return 0;
 }
 
+/* ---- successor prediction ------------------------------------------------ */
+
+/* A pointer chase misses every cache above on every new node, and the page
+ * lists then cost two dependent cache misses (entry, record). But a walk
+ * that repeats visits the nodes in the order it did last time, so each
+ * live heap object remembers (next_hint) the heap object that a slow
+ * lookup found PREDICT_DEPTH slow lookups after it. The object expected
+ * now is the one remembered by the object of PREDICT_DEPTH slow lookups
+ * ago, and its record was prefetched back then: when it covers the
+ * address it is the answer (the same as map_find's while heap_overlap is
+ * clear), without touching the page lists. */
+static obj_object *predicted(const objmap *m, uint64_t addr)
+{
+    const obj_object *w = m->recent[m->recent_pos];
+    if (!w || !w->live || m->heap_overlap)
+        return NULL;        /* a dead record's slot is free_time, no hint */
+    obj_object *p = w->next_hint;
+    if (p && p->live && addr - p->addr < p->size && is_heap(p))
+        return p;
+    return NULL;
+}
+
+/* Heap object o was found by a slow lookup: it is the successor of the
+ * one found PREDICT_DEPTH lookups ago, and its own successor, if known,
+ * is fetched into the cache now, ahead of its turn. */
+static void remember(objmap *m, obj_object *o)
+{
+    obj_object *w = m->recent[m->recent_pos];
+    if (w && w->live)
+        w->next_hint = o;
+    m->recent[m->recent_pos] = o;
+    m->recent_pos = (m->recent_pos + 1) % PREDICT_DEPTH;
+    const char *next = (const char *)o->next_hint;
+    if (next) {             /* both ends: the record and the caller's bytes */
+        __builtin_prefetch(next);
+        __builtin_prefetch(next + m->slot_bytes - 1);
+    }
+}
+
 obj_object *objmap_find_slow(objmap *m, obj_cache *c, uint32_t tid,
                              uint64_t addr)
 {
@@ -742,7 +889,11 @@ obj_object *objmap_find_slow(objmap *m, obj_cache *c, uint32_t tid,
         return o;
     }
     m->stats.lookups_slow++;
-    o = map_find(m, addr);
+    o = predicted(m, addr);
+    if (!o)
+        o = map_find(m, addr);
+    if (o && is_heap(o))
+        remember(m, o);
     if (!o)
         for (uint32_t i = 0; i < m->nwins; i++)
             if (addr - m->wins[i]->obj.addr < m->wins[i]->obj.size) {

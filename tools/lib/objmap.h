@@ -57,9 +57,18 @@
  * pages evenly), then corrected, with a branchless binary search as the
  * fallback. Objects over 256 KiB live in one sorted array. Object records
  * are pooled in huge-page blocks; a record's generation number changes
- * when it is freed, which invalidates caches pointing at it. A random
- * pointer chase still costs a cache miss per new object: see
- * bench/objects.sh for what that means in accesses per second.
+ * when it is freed, which invalidates caches pointing at it.
+ *
+ * Pointer chasing misses all of the above on every new node, and the page
+ * lists then cost two dependent cache misses. Before them comes successor
+ * prediction: each live heap object remembers the heap object that the
+ * slow lookup 8 misses later found, and that object's record is
+ * prefetched as soon as the first is found again; a walk that repeats
+ * (round a list, down a tree again) then finds each node in the cache.
+ * A prediction is only taken when it is exactly what the page lists would
+ * answer: the object is live, heap, covers the address, and no live
+ * object overlaps a live heap object (checked as objects come; once one
+ * does, prediction stays off). See bench/objects.sh for the speeds.
  *
  * Memory: a record per live object (plus user_size bytes for the caller),
  * a page entry per 4 KiB page holding live objects, a group per site.
@@ -105,6 +114,9 @@ typedef struct obj_object {
     union {
         uint64_t free_time; /* valid when freed is set */
         struct obj_object *next_free;   /* pool free list, once recycled */
+        struct obj_object *next_hint;   /* objmap's own while live: the heap
+                                         * object looked up a few misses
+                                         * after this one last time */
     };
     obj_group *group;
     uint32_t gen;           /* changes when the record is reused */
