@@ -83,6 +83,9 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
             s->tmpl[i].has_value = (a->flags & MR_ACC_VALUE) != 0;
         }
     }
+    /* The reader counts every block without guards here; the writer's
+     * value blocks count as they go. */
+    s->fold_accesses = with_template ? !s->has_guard : s->simple;
     for (uint32_t e = 0; e < ne; e++) {
         uint32_t n = def->exits[e].ninstrs;
         s->exit_from[e] = n ? def->instrs[n - 1].addr : def->addr;
@@ -98,6 +101,7 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
             s->xq[e].exec.ninstrs = def->exits[e].ninstrs;
             s->xq[e].exec.naccesses = def->exits[e].naccesses;
             s->xq[e].exec.accesses = s->tmpl;
+            s->xq[e].execs = 0;
             s->xq[e].jump = def->exits[e].jump;
         }
     }
@@ -124,6 +128,10 @@ void mr_bstate_free(mr_bstate *s)
 void mr_bstate_fold(mr_bstate *s, mr_totals *t)
 {
     for (uint32_t e = 0; e < s->nexits; e++) {
+        if (s->xq) {   /* the reader's quick path counts there */
+            s->execs[e] += s->xq[e].execs;
+            s->xq[e].execs = 0;
+        }
         uint64_t n = s->execs[e];
         if (!n)
             continue;
@@ -132,7 +140,7 @@ void mr_bstate_fold(mr_bstate *s, mr_totals *t)
         t->blocks += n;
         t->calls += x->jump == MR_JUMP_CALL ? n : 0;
         t->returns += x->jump == MR_JUMP_RET ? n : 0;
-        if (s->simple) {   /* other blocks count accesses as they go */
+        if (s->fold_accesses) {   /* other blocks count accesses as they go */
             t->loads += n * s->kcount[3 * x->naccesses];
             t->stores += n * s->kcount[3 * x->naccesses + 1];
             t->modifies += n * s->kcount[3 * x->naccesses + 2];

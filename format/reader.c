@@ -414,7 +414,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             *slot = bs;   /* the prediction for the next time */
     }
     mr_bstate_touch(bs, r->epoch);
-    bs->quick_epoch = bs->simple && bs->xq ? r->epoch : 0;
+    bs->quick_epoch = bs->xq ? r->epoch : 0;   /* no guarded access */
     const mr_block_def *d = bs->def;
     uint32_t exit = 0;
     if (bs->nexits > 1) {
@@ -495,9 +495,11 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
         if (MR_UNLIKELY(vp > vend))
             return CORRUPT(r, "value stream overrun");
         r->sp[MR_S_VALUE] = vp;
-        r->tot.loads += counts[MR_LOAD];
-        r->tot.stores += counts[MR_STORE];
-        r->tot.modifies += counts[MR_MODIFY];
+        if (!bs->fold_accesses) {   /* guarded: only what happened counts */
+            r->tot.loads += counts[MR_LOAD];
+            r->tot.stores += counts[MR_STORE];
+            r->tot.modifies += counts[MR_MODIFY];
+        }
     }
     if (MR_UNLIKELY(bad || dp > dend))
         return CORRUPT(r, "delta stream overrun");
@@ -697,8 +699,53 @@ static inline const uint8_t *quick_varint(const uint8_t *p, uint64_t *v)
     return p + bits / 8;
 }
 
-/* The quick path of mr_next: the predicted block again, a simple one (no
- * guard, no value) already seen in this chunk, its thread's last jump
+/* next_quick's accesses of a block with value accesses and no guarded
+ * one: decode_exec's general loop without guards, writing straight into
+ * the template. Out of line: the simple blocks' path keeps its registers.
+ * 0, or -1 corrupt. */
+static __attribute__((noinline)) int quick_values(mr_reader *r, mr_bstate *bs,
+                                                  const uint8_t *f, uint32_t n)
+{
+    const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
+    const uint8_t *vp = r->sp[MR_S_VALUE], *vend = r->se[MR_S_VALUE];
+    uint64_t last = r->last_value;
+    mr_pred *pred = bs->pred;
+    mr_access *o = bs->tmpl;
+    const uint8_t *af = bs->aflags;
+    int bad = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (f[i] == MR_F_HIT) {
+            pred[i].addr += pred[i].stride;
+        } else if (f[i] == MR_F_MISS && dp < dend) {
+            uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
+            pred[i].stride = delta;
+            pred[i].addr += delta;
+        } else if (f[i] == MR_F_VHIT) {   /* allowed: the block has a value access */
+            pred[i].addr = last + pred[i].voff;
+        } else {
+            return CORRUPT(r, "bad address flag or delta stream exhausted");
+        }
+        pred[i].voff = pred[i].addr - last;
+        o[i].addr = pred[i].addr;
+        if (af[i] & MR_ACC_VALUE) {
+            if (MR_UNLIKELY(vp >= vend))
+                return CORRUPT(r, "value stream exhausted");
+            pred[i].value += (uint64_t)mr_unzigzag(mr_get_varint(&vp, &bad));
+            o[i].value = last = pred[i].value;
+        }
+    }
+    r->last_value = last;
+    if (MR_UNLIKELY(vp > vend))
+        return CORRUPT(r, "value stream overrun");
+    if (MR_UNLIKELY(bad || dp > dend))
+        return CORRUPT(r, "delta stream overrun");
+    r->sp[MR_S_VALUE] = vp;
+    r->sp[MR_S_DELTA] = dp;
+    return 0;
+}
+
+/* The quick path of mr_next: the predicted block again, one without
+ * guarded accesses already seen in this chunk, its thread's last jump
  * boring: none of decode_exec's branches for guards, values, calls or
  * threads. 2 when it does not apply (then nothing was consumed). */
 static inline int next_quick(mr_reader *r, mr_event *ev)
@@ -717,7 +764,7 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
             return 2;
         exit = *xp;
     }
-    const mr_exit_quick *xq = &bs->xq[exit];
+    mr_exit_quick *xq = &bs->xq[exit];
     uint32_t n = xq->exec.naccesses;
     const uint8_t *f = r->sp[MR_S_FLAG];
     if (MR_UNLIKELY((size_t)(r->se[MR_S_FLAG] - f) < n))
@@ -726,27 +773,32 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
     r->sp[MR_S_CTL] = ctl + 1;
     r->sp[MR_S_EXIT] += bs->nexits > 1;
     r->sp[MR_S_FLAG] = f + n;
-    const uint8_t *fend = f + n;
     const uint8_t *dp = r->sp[MR_S_DELTA];
+    if (bs->has_value) {
+        if (MR_UNLIKELY(quick_values(r, bs, f, n) < 0))
+            return -1;
+        goto event;
+    }
     mr_pred *p = bs->pred;
     mr_access *o = bs->tmpl;
-    for (; f < fend; f++, p++, o++) {   /* as decode_exec's simple loop */
-        if (*f == MR_F_HIT) {
-            o->addr += p->stride;
+    for (uint32_t i = 0; i < n; i++) {   /* as decode_exec's simple loop */
+        if (f[i] == MR_F_HIT) {
+            o[i].addr += p[i].stride;
         } else {
-            if (MR_UNLIKELY(*f != MR_F_MISS || dp >= r->se[MR_S_DELTA]))
+            if (MR_UNLIKELY(f[i] != MR_F_MISS || dp >= r->se[MR_S_DELTA]))
                 return CORRUPT(r, "bad address flag or delta stream exhausted");
             uint64_t v;
             if (MR_UNLIKELY(!(dp = quick_varint(dp, &v))))
                 return CORRUPT(r, "delta stream overrun");
             uint64_t delta = (uint64_t)mr_unzigzag(v);
-            p->stride = delta;
-            o->addr += delta;
+            p[i].stride = delta;
+            o[i].addr += delta;
         }
     }
     if (MR_UNLIKELY(dp > r->se[MR_S_DELTA]))
         return CORRUPT(r, "delta stream overrun");
     r->sp[MR_S_DELTA] = dp;
+event:;
     uint64_t time = r->time;
     ev->kind = MR_EV_EXEC;
     ev->tid = r->cur_tid;
@@ -758,7 +810,9 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
         r->cur->from = bs->exit_from[exit];
         r->fast = 0;
     }
-    bs->execs[exit]++;
+    xq->execs++;
+    /* Computed, not loaded: a load here would lengthen the chain of
+     * dependent loads from one execution to the next. */
     r->prev_slot = MR_LIKELY(bs->nexits <= MR_SUCC_INLINE) ? &bs->succ_inline[exit]
                                                            : &bs->succ_bs[exit];
     return 1;

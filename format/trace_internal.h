@@ -290,6 +290,9 @@ typedef struct mr_bstate mr_bstate;
  * accesses, built once: the quick path copies it whole into the event. */
 typedef struct mr_exit_quick {
     __typeof__(((mr_event *)0)->u.exec) exec;
+    uint64_t execs;            /* quick executions not yet in execs[exit]
+                                * (mr_bstate_fold moves them): all the quick
+                                * path touches per exit is in this struct */
     uint8_t jump;              /* the exit's mr_jump */
 } mr_exit_quick;
 struct mr_bstate {
@@ -300,8 +303,10 @@ struct mr_bstate {
     uint8_t simple;        /* no guarded and no value accesses */
     uint8_t has_value;     /* some access records its value: MR_F_VHIT allowed */
     uint8_t has_guard;     /* some access is guarded: executions may drop some */
-    uint32_t quick_epoch;  /* reader: the epoch when simple and touched, else
-                            * 0; one compare tells mr_next's quick path both */
+    uint8_t fold_accesses; /* mr_bstate_fold counts the accesses of execs (no
+                            * guard in the reader, simple in the writer) */
+    uint32_t quick_epoch;  /* reader: the epoch when unguarded and touched,
+                            * else 0; one compare tells mr_next's quick path */
     mr_pred *pred;         /* naccesses */
     uint32_t *succ;        /* nexits: block that followed each exit (writer) */
     mr_bstate **succ_bs;   /* nexits: the same as states (reader), NULL none */
@@ -324,7 +329,7 @@ const char *mr_block_def_problem(const mr_block_def *b);
 mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template);
 void mr_bstate_free(mr_bstate *s);
 /* Adds the executions counted in s->execs to t (instructions, blocks,
- * calls, returns; accesses too for simple blocks) and zeroes them. */
+ * calls, returns; accesses too if fold_accesses) and zeroes them. */
 void mr_bstate_fold(mr_bstate *s, mr_totals *t);
 static inline void mr_bstate_touch(mr_bstate *s, uint32_t epoch)
 {
