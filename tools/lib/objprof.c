@@ -66,8 +66,9 @@ static int bits_to_hll(obj_bits *b)
     return 0;
 }
 
-/* Adds bit to the set; -1 when out of memory. */
-static int bits_add(obj_bits *b, uint64_t bit)
+/* bits_add for the cases the fast path leaves: a sketch, a member beyond
+ * the bitmap. */
+static int bits_add_slow(obj_bits *b, uint64_t bit)
 {
     if (b->hll) {
         hll_add(b->hll, bit);
@@ -97,6 +98,22 @@ static int bits_add(obj_bits *b, uint64_t bit)
         b->count++;
     }
     return 0;
+}
+
+/* Adds bit to the set; -1 when out of memory. Called several times per
+ * access, so the common case (exact, inside the bitmap) is inline. */
+static inline int bits_add(obj_bits *b, uint64_t bit)
+{
+    uint64_t w = bit >> 6;
+    /* nwords is 0 once the set is a sketch; the bitmap may reach past
+     * OBJ_BITS_EXACT (it grows by doubling), members there may not */
+    if (w < b->nwords && bit < OBJ_BITS_EXACT) {
+        uint64_t m = 1ull << (bit & 63);
+        b->count += !(b->w[w] & m);
+        b->w[w] |= m;
+        return 0;
+    }
+    return bits_add_slow(b, bit);
 }
 
 uint64_t obj_bits_count(const obj_bits *b)
