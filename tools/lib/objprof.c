@@ -351,7 +351,9 @@ static int on_access(objprof *p, const mr_event *ev, const mr_access *a,
             note_heat(gs, off, load, store) < 0)
             return -1;
     }
-    if (p->o.samples) {
+    /* note_sample's own first test, here so that most accesses skip the
+     * call and the sample's construction (a stride of 0 counts as 1). */
+    if (p->o.samples && !(mix(gs->accesses) & (gs->stride ? gs->stride - 1 : 0))) {
         obj_sample smp = { gs->accesses, time, o->serial, off, slot, ev->tid, a->kind };
         if (note_sample(gs, p->o.samples, &smp) < 0)
             return -1;
