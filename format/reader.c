@@ -769,36 +769,13 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
     const uint8_t *f = r->sp[MR_S_FLAG];
     if (MR_UNLIKELY((size_t)(r->se[MR_S_FLAG] - f) < n))
         return 2;
-    /* Consumed from here on: nothing below returns 2. */
+    /* Consumed from here on: nothing below returns 2. The bookkeeping
+     * comes before the accesses (after a corrupt access the reader has
+     * failed for good, so it does not matter), leaving the access loop
+     * few live values: no registers to save and restore. */
     r->sp[MR_S_CTL] = ctl + 1;
     r->sp[MR_S_EXIT] += bs->nexits > 1;
     r->sp[MR_S_FLAG] = f + n;
-    const uint8_t *dp = r->sp[MR_S_DELTA];
-    if (bs->has_value) {
-        if (MR_UNLIKELY(quick_values(r, bs, f, n) < 0))
-            return -1;
-        goto event;
-    }
-    mr_pred *p = bs->pred;
-    mr_access *o = bs->tmpl;
-    for (uint32_t i = 0; i < n; i++) {   /* as decode_exec's simple loop */
-        if (f[i] == MR_F_HIT) {
-            o[i].addr += p[i].stride;
-        } else {
-            if (MR_UNLIKELY(f[i] != MR_F_MISS || dp >= r->se[MR_S_DELTA]))
-                return CORRUPT(r, "bad address flag or delta stream exhausted");
-            uint64_t v;
-            if (MR_UNLIKELY(!(dp = quick_varint(dp, &v))))
-                return CORRUPT(r, "delta stream overrun");
-            uint64_t delta = (uint64_t)mr_unzigzag(v);
-            p[i].stride = delta;
-            o[i].addr += delta;
-        }
-    }
-    if (MR_UNLIKELY(dp > r->se[MR_S_DELTA]))
-        return CORRUPT(r, "delta stream overrun");
-    r->sp[MR_S_DELTA] = dp;
-event:;
     uint64_t time = r->time;
     ev->kind = MR_EV_EXEC;
     ev->tid = r->cur_tid;
@@ -815,6 +792,28 @@ event:;
      * dependent loads from one execution to the next. */
     r->prev_slot = MR_LIKELY(bs->nexits <= MR_SUCC_INLINE) ? &bs->succ_inline[exit]
                                                            : &bs->succ_bs[exit];
+    if (bs->has_value)
+        return quick_values(r, bs, f, n) < 0 ? -1 : 1;
+    const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
+    mr_pred *p = bs->pred;
+    mr_access *o = bs->tmpl;
+    for (uint32_t i = 0; i < n; i++) {   /* as decode_exec's simple loop */
+        if (f[i] == MR_F_HIT) {
+            o[i].addr += p[i].stride;
+        } else {
+            if (MR_UNLIKELY(f[i] != MR_F_MISS || dp >= dend))
+                return CORRUPT(r, "bad address flag or delta stream exhausted");
+            uint64_t v;
+            if (MR_UNLIKELY(!(dp = quick_varint(dp, &v))))
+                return CORRUPT(r, "delta stream overrun");
+            uint64_t delta = (uint64_t)mr_unzigzag(v);
+            p[i].stride = delta;
+            o[i].addr += delta;
+        }
+    }
+    if (MR_UNLIKELY(dp > dend))
+        return CORRUPT(r, "delta stream overrun");
+    r->sp[MR_S_DELTA] = dp;
     return 1;
 }
 
