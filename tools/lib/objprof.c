@@ -42,7 +42,7 @@ static uint64_t mix64(uint64_t x)
 
 /* One member into the sketch: the register its hash picks keeps the
  * longest run of leading zeros seen (HyperLogLog, Flajolet et al. 2007). */
-static void hll_add(uint8_t *regs, uint64_t v)
+static inline void hll_add(uint8_t *regs, uint64_t v)
 {
     uint64_t h = mix64(v);
     uint32_t r = (uint32_t)(h >> (64 - HLL_BITS));
@@ -113,6 +113,10 @@ static inline int bits_add(obj_bits *b, uint64_t bit)
         b->w[w] |= m;
         return 0;
     }
+    if (b->hll) {           /* past OBJ_BITS_EXACT: a big array's offsets */
+        hll_add(b->hll, bit);
+        return 0;
+    }
     return bits_add_slow(b, bit);
 }
 
@@ -159,20 +163,25 @@ obj_gstats *objprof_group_stats(const objprof *p, const obj_group *g)
     return mg->user;
 }
 
-static obj_tstats *thread(objprof *p, uint32_t tid)
+/* The counters of thread tid, made room for; NULL when out of memory. */
+static obj_tstats *thread_grow(objprof *p, uint32_t tid)
 {
-    if (tid >= p->nthreads) {
-        uint32_t n = p->nthreads ? p->nthreads : 16;
-        while (n <= tid)
-            n *= 2;
-        obj_tstats *t = realloc(p->threads, n * sizeof *t);
-        if (!t)
-            return NULL;
-        memset(t + p->nthreads, 0, (n - p->nthreads) * sizeof *t);
-        p->threads = t;
-        p->nthreads = n;
-    }
+    uint32_t n = p->nthreads ? p->nthreads : 16;
+    while (n <= tid)
+        n *= 2;
+    obj_tstats *t = realloc(p->threads, n * sizeof *t);
+    if (!t)
+        return NULL;
+    memset(t + p->nthreads, 0, (n - p->nthreads) * sizeof *t);
+    p->threads = t;
+    p->nthreads = n;
     return &p->threads[tid];
+}
+
+/* Called per block execution: the common case inline. */
+static inline obj_tstats *thread(objprof *p, uint32_t tid)
+{
+    return tid < p->nthreads ? &p->threads[tid] : thread_grow(p, tid);
 }
 
 static int insns_fit(objprof *p)
