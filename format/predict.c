@@ -83,9 +83,8 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
             s->tmpl[i].has_value = (a->flags & MR_ACC_VALUE) != 0;
         }
     }
-    /* The reader counts every block without guards here; the writer's
-     * value blocks count as they go. */
-    s->fold_accesses = with_template ? !s->has_guard : s->simple;
+    /* Blocks without guards run all their exit's accesses: counted here. */
+    s->fold_accesses = !s->has_guard;
     for (uint32_t e = 0; e < ne; e++) {
         uint32_t n = def->exits[e].ninstrs;
         s->exit_from[e] = n ? def->instrs[n - 1].addr : def->addr;

@@ -303,8 +303,8 @@ struct mr_bstate {
     uint8_t simple;        /* no guarded and no value accesses */
     uint8_t has_value;     /* some access records its value: MR_F_VHIT allowed */
     uint8_t has_guard;     /* some access is guarded: executions may drop some */
-    uint8_t fold_accesses; /* mr_bstate_fold counts the accesses of execs (no
-                            * guard in the reader, simple in the writer) */
+    uint8_t fold_accesses; /* mr_bstate_fold counts the accesses of execs
+                            * (blocks without guards) */
     uint32_t quick_epoch;  /* reader: the epoch when unguarded and touched,
                             * else 0; one compare tells mr_next's quick path */
     mr_pred *pred;         /* naccesses */

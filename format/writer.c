@@ -645,6 +645,14 @@ int mr_write_thread_exit(mr_writer *w, uint32_t tid)
     return end_record(w);
 }
 
+/* One access of a guarded block, counted as it happens. */
+static inline void count_access(mr_totals *t, uint8_t kind)
+{
+    t->loads += kind == MR_LOAD;
+    t->stores += kind == MR_STORE;
+    t->modifies += kind == MR_MODIFY;
+}
+
 int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
                   const uint64_t *addrs, const uint64_t *values)
 {
@@ -699,14 +707,14 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     } else {
         uint8_t *vp = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
         uint32_t vi = 0;
-        uint64_t counts[4] = { 0 }, last = w->last_value;
-        int vhit = bs->has_value;
+        uint64_t last = w->last_value;
+        int vhit = bs->has_value, guards = bs->has_guard;
         for (uint32_t i = 0; i < n; i++) {
             uint8_t f = bs->aflags[i];
             uint64_t a = addrs[i];
-            if ((f & MR_ACC_VALUE) && !values)
-                return fail(w, "block %u: values missing", block);
-            if ((f & MR_ACC_GUARDED) && a == 0) {
+            if (guards && (f & MR_ACC_GUARDED) && a == 0) {
+                if (MR_UNLIKELY((f & MR_ACC_VALUE) && !values))
+                    return fail(w, "block %u: values missing", block);
                 *fl++ = MR_F_GUARD;
                 vi += (f & MR_ACC_VALUE) != 0;
                 continue;
@@ -723,8 +731,11 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
             }
             pred[i].addr = a;
             pred[i].voff = a - last;
-            counts[d->accesses[i].kind]++;
+            if (guards)   /* only what happened counts; others: mr_bstate_fold */
+                count_access(&w->tot, d->accesses[i].kind);
             if (f & MR_ACC_VALUE) {
+                if (MR_UNLIKELY(!values))
+                    return fail(w, "block %u: values missing", block);
                 uint64_t v = values[vi++];
                 vp = mr_put_varint(vp, mr_zigzag((int64_t)(v - pred[i].value)));
                 pred[i].value = v;
@@ -733,9 +744,6 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
         }
         w->last_value = last;
         s[MR_S_VALUE].len = vp - s[MR_S_VALUE].p;
-        w->tot.loads += counts[MR_LOAD];
-        w->tot.stores += counts[MR_STORE];
-        w->tot.modifies += counts[MR_MODIFY];
     }
     s[MR_S_FLAG].len = fl - s[MR_S_FLAG].p;
     s[MR_S_DELTA].len = dp - s[MR_S_DELTA].p;
