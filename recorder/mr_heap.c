@@ -7,12 +7,14 @@
  */
 #include "mr_tool.h"
 #include "memrec_trace.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
 
 /* A live client block: its requested size (for realloc and usable_size). */
 typedef struct heap_block {
@@ -47,11 +49,29 @@ static Word cmp_stack(const void *a, const void *b)
     return VG_(memcmp)(xi, yi, xn * sizeof(Addr)) != 0;
 }
 
+/*
+ * The code addresses of tid's call stack, innermost first, at most max.
+ * Valgrind's amd64 unwinder, once neither CFI nor the frame pointer works
+ * (past _start, whose CFI marks the return address undefined and whose
+ * %rbp is 0), takes the words at the stack pointer as return addresses
+ * (there: the stack pointer and %rax that _start pushed, less one). The
+ * stack ends at the first address that is not in the client's executable
+ * memory, where that guessing began.
+ */
+static UInt take_stack(ThreadId tid, Addr *ips, UInt max)
+{
+    UInt depth = VG_(get_StackTrace)(tid, ips, max, NULL, NULL, 0);
+    for (UInt i = 0; i < depth; i++)
+        if (!VG_(am_is_valid_for_client)(ips[i], 1, VKI_PROT_EXEC))
+            return i;
+    return depth;
+}
+
 /* The id of the current call stack of tid, sending it the first time. */
 static UInt stack_id(ThreadId tid)
 {
     Addr ips[64];
-    UInt depth = VG_(get_StackTrace)(tid, ips, mr_clo.stack_depth, NULL, NULL, 0);
+    UInt depth = take_stack(tid, ips, mr_clo.stack_depth);
     ULong h = 0xcbf29ce484222325ULL;
     for (UInt i = 0; i < depth; i++)
         h = (h ^ ips[i]) * 0x100000001b3ULL;
