@@ -126,12 +126,12 @@ static void on_process(encoder *e, const uint64_t *p, uint32_t n)
 
 static void on_module(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
 {
-    if (n < 4)
+    if (n < 5)
         return;
     mr_module m = { .id = id, .path = string(e, p[3]), .text_addr = p[0],
                     .text_size = p[1], .bias = (int64_t)p[2] };
     check(e, mr_write_module(e->w, &m));
-    if (m.path && !e->failed)
+    if (m.path && (p[4] & WIRE_MODULE_DATA) && !e->failed)
         check(e, encoder_write_dataobjs(e->w, &m));
 }
 

@@ -4,6 +4,7 @@
  * reuses the id instead of growing the trace).
  */
 #include "mr_tool.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
@@ -38,11 +39,12 @@ static VgHashTable *strings, *blocks, *symbolized;
 static ULong next_string_id = 1;
 static UInt next_block_id = 1;
 
-/* Modules sent so far, by debug information handle and text address (a
- * handle can be reused after an unmap). */
+/* Modules seen so far (sent or skipped), by debug information handle and
+ * text address (a handle can be reused after an unmap). */
 #define MAX_MODULES 4096
 static struct { const DebugInfo *di; Addr text; } modules[MAX_MODULES];
 static UInt nmodules;
+static UInt next_module_id = 1;
 
 void mr_defs_init(void)
 {
@@ -97,6 +99,28 @@ static Bool module_known(const DebugInfo *di, Addr text)
     return False;
 }
 
+/* Whether path names one of Valgrind's preload libraries (vgpreload_core,
+ * vgpreload_memrec): Valgrind names them so and maps them into the client. */
+static Bool is_preload(const HChar *path)
+{
+    const HChar *base = VG_(strrchr)(path, '/');
+    return VG_(strncmp)(base ? base + 1 : path, "vgpreload_", 10) == 0;
+}
+
+/* Sends a module: the client's own files with their data objects, Valgrind's
+ * preloads (their code runs in the client, so stacks and blocks point into
+ * them) without. Debug information outside the client's file mappings (the
+ * tool itself) is no module of the client and is not sent. */
+static void send_module(const DebugInfo *di, Addr text, SizeT size, const HChar *path)
+{
+    const NSegment *seg = VG_(am_find_nsegment)(text);
+    if (!seg || seg->kind != SkFileC)
+        return;
+    ULong w[5] = { text, size, (ULong)VG_(DebugInfo_get_text_bias)(di),
+                   mr_string_id(path), is_preload(path) ? 0 : WIRE_MODULE_DATA };
+    mr_emit_def(WIRE_MODULE, next_module_id++, w, 5);
+}
+
 void mr_defs_scan_modules(void)
 {
     for (const DebugInfo *di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
@@ -108,9 +132,7 @@ void mr_defs_scan_modules(void)
         modules[nmodules].di = di;
         modules[nmodules].text = text;
         nmodules++;
-        ULong w[4] = { text, size, (ULong)VG_(DebugInfo_get_text_bias)(di),
-                       mr_string_id(path) };
-        mr_emit_def(WIRE_MODULE, nmodules, w, 4);
+        send_module(di, text, size, path);
     }
 }
 

@@ -32,7 +32,8 @@
 #define WIRE_PROCESS     2   /* aux 0; pid, ppid, start_usec, exe string, options string,
                               * argc, argc argument strings */
 #define WIRE_STRING      3   /* aux id; the bytes, NUL-terminated, zero-padded to words */
-#define WIRE_MODULE      4   /* aux id; text_addr, text_size, bias, path string */
+#define WIRE_MODULE      4   /* aux id; text_addr, text_size, bias, path string, flags
+                              * (WIRE_MODULE_DATA) */
 #define WIRE_SYMBOL      5   /* aux 0; addr, function string, file string | line << 32 */
 #define WIRE_BLOCK_DEF   6   /* aux id; addr, ninstrs, naccesses, nexits, then
                               * ninstrs words addr << 8 | len,
@@ -47,6 +48,10 @@
                               * ends right after this, the trace ends with MR_END_EXEC */
 #define WIRE_EXEC_FAIL  13   /* aux 0; that execve failed, the process goes on */
 #define WIRE_END        14   /* aux reason (mr_end_reason); status, signal */
+
+/* WIRE_MODULE flag: a file of the client's, whose static data objects the
+ * encoder reads; clear for Valgrind's preloads. */
+#define WIRE_MODULE_DATA 1
 
 /* Field widths of WIRE_EXEC headers and block definitions. */
 #define WIRE_EXEC_EXIT_BITS 16
