@@ -65,8 +65,63 @@ record "$TMP/list.trace" "$SAMPLES/linked_list" 1000 >/dev/null
 check_eq "linked_list 1000: allocations (1000 nodes + array + stdout buffer)" 1002 "$(info "$TMP/list.trace" allocs)"
 check_eq "linked_list 1000: frees (1000 nodes + array)" 1001 "$(info "$TMP/list.trace" frees)"
 check_eq "linked_list 1000: complete trace" false "$(info "$TMP/list.trace" truncated)"
-calls=$("$BIN/trace-dump" "$TMP/list.trace" | grep -cE ' call .* -> 0x[0-9a-f]+ node_visit:')
+"$BIN/trace-dump" "$TMP/list.trace" >"$TMP/list.dump"
+calls=$(grep -cE ' call .* -> 0x[0-9a-f]+ node_visit:' "$TMP/list.dump")
 check_eq "linked_list 1000: node_visit called 1000 times" 1000 "$calls"
+
+# Heap stacks hold only real code: each frame names a function or lies in
+# the text of a module of the client. Valgrind's unwinder, past _start,
+# guesses return addresses from the stack words (a stack address, %rax...);
+# those must not reach the trace. 64 frames leave room for any such guess.
+record "$TMP/list64.trace" --stack-depth=64 "$SAMPLES/linked_list" 100 >/dev/null
+"$BIN/trace-dump" "$TMP/list64.trace" >"$TMP/list64.dump"
+# bad_frames DUMP: the frames of stack records that are neither a function
+# nor inside a module's text, one a line, after the count of stacks.
+bad_frames() {
+  awk 'function hex(s,  v, i) { v = 0; for (i = 3; i <= length(s); i++)
+         v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+       $3 == "module" && match($0, / text=0x[0-9a-f]+\+0x[0-9a-f]+/) {
+         split(substr($0, RSTART + 6, RLENGTH - 6), r, "+")
+         lo[++n] = hex(r[1]); hi[n] = lo[n] + hex(r[2]) }
+       $3 == "stack" { stacks++
+         sub(/^.* depth=[0-9]+ /, ""); k = split($0, f, / <- /)
+         for (i = 1; i <= k; i++) if (f[i] ~ /^0x/) {
+           a = hex(f[i]); ok = 0
+           for (j = 1; j <= n; j++) if (a >= lo[j] && a < hi[j]) ok = 1
+           if (!ok) print f[i] } }
+       END { print stacks + 0, "stacks" }' "$1"
+}
+check_eq "linked_list 1000: 5 call stacks, every frame code of the client" "5 stacks" \
+  "$(bad_frames "$TMP/list.dump" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "linked_list 100 --stack-depth=64: every frame code of the client" "5 stacks" \
+  "$(bad_frames "$TMP/list64.dump" | tr '\n' ' ' | sed 's/ $//')"
+check "linked_list 100 --stack-depth=64: the main stacks end at _start (below main)" \
+  grep -qE ' stack 1 depth=[0-9]+ malloc <- main:[0-9]+ <- .*\(below main\)$' "$TMP/list64.dump"
+
+# Static data objects come from the client's files only: none of Valgrind's
+# preloads or of the tool (whose debug information Valgrind also holds, at
+# addresses the client never sees: no module record at all).
+# own_objects DUMP: "modules-of-the-tool data-objects-of-own-files"
+own_objects() {
+  awk '$3 == "module" { path[$4] = $5 }
+       $3 == "module" && $5 ~ /\/memrec-[^\/]*"$/ { tool++ }
+       $3 == "dataobj" { m = $0; sub(/.* module=/, "", m)
+         if (path[m] ~ /\/(vgpreload_|memrec-)[^\/]*"$/) own++ }
+       END { print tool + 0, own + 0 }' "$1"
+}
+check_eq "linked_list: no module record for the tool, no data objects of vgpreload_/memrec files" \
+  "0 0" "$(own_objects "$TMP/list.dump")"
+# objects_of DUMP FILE-SUFFIX: how many data objects the module whose path
+# ends in FILE-SUFFIX has
+objects_of() {
+  awk -v want="$2\"" '$3 == "module" && substr($5, length($5) - length(want) + 1) == want { id = $4 }
+       $3 == "dataobj" && id != "" && $NF == "module=" id { c++ }
+       END { print c + 0 }' "$1"
+}
+check "linked_list: the program's and libc's own data objects are there" \
+  [ "$(objects_of "$TMP/list.dump" /linked_list)" -gt 0 -a "$(objects_of "$TMP/list.dump" /libc.so.6)" -gt 10 ]
+check "linked_list: vgpreload_memrec is still a module (malloc's frame is its code)" \
+  grep -q ' module [0-9]* ".*/vgpreload_memrec-amd64-linux.so"' "$TMP/list.dump"
 
 record "$TMP/pc.trace" "$SAMPLES/prodcons" 2000 >/dev/null
 check_eq "prodcons: 3 threads (main, producer, consumer)" 3 "$(info "$TMP/pc.trace" threads)"
