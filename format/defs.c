@@ -180,9 +180,13 @@ static const mr_block_def *decode_block(mr_reader *r, mr_cursor *c)
     r->fast = 0;
     if (b->naccesses > r->acc_cap) {
         mr_access *a = realloc(r->acc, b->naccesses * sizeof *a);
-        if (!a)
+        if (a)
+            r->acc = a;
+        uint64_t *st = realloc(r->strides, b->naccesses * sizeof *st);
+        if (st)
+            r->strides = st;
+        if (!a || !st)
             return NULL;
-        r->acc = a;
         r->acc_cap = b->naccesses;
     }
     return b;

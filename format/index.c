@@ -131,6 +131,7 @@ static int position(mr_reader *r, uint32_t i)
     r->in_chunk = 0;
     r->fast = 0;
     r->held = 0;
+    r->rep_left = 0;
     r->done = 0;
     r->end_seen = 0;
     return 0;

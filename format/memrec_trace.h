@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define MR_FORMAT_VERSION 1          /* major version written in the header */
+#define MR_FORMAT_VERSION 2          /* major version written and read */
 #define MR_LIBRARY_VERSION "0.1.0"   /* printed by every command's --version */
 
 /* ------------------------------------------------------------------ */
@@ -280,7 +280,8 @@ typedef enum mr_event_kind {
 /* One dynamic memory access of a block execution. */
 typedef struct mr_access {
     uint64_t addr;
-    uint64_t value;             /* valid when has_value */
+    uint64_t value;             /* valid when has_value; a modify's is the
+                                 * value loaded, before the change */
     uint32_t size;
     uint16_t instr;             /* index into the block's instrs */
     uint8_t kind;               /* mr_access_kind */
@@ -310,6 +311,12 @@ typedef struct mr_event {
             uint32_t ninstrs;   /* instructions executed: def->exits[exit].ninstrs */
             uint32_t naccesses; /* accesses performed (guard-false ones dropped) */
             const mr_access *accesses;
+            /* Executions this event stands for: 1 unless mr_reader_batch()
+             * was asked for. Execution j (0 .. repeat-1) ran at time
+             * time + j * ninstrs; its access i was at accesses[i].addr +
+             * j * strides[i] (modulo 2^64) with the same value. */
+            uint64_t repeat;
+            const uint64_t *strides;    /* NULL when repeat is 1 */
         } exec;
         struct {
             uint64_t from;      /* address of the call or return instruction */
@@ -362,6 +369,13 @@ uint64_t mr_reader_chunks(const mr_reader *r);
  * decode in parallel. Returns 0 or -1. */
 int64_t mr_reader_chunk_count(mr_reader *r);
 int mr_reader_seek(mr_reader *r, uint64_t chunk);
+
+/* Batching (on: 1; off, the default: 0): a run of executions of one block
+ * by one exit, back to back, every address at its usual stride from the
+ * execution before and every value the same, may then come as one
+ * MR_EV_EXEC with repeat > 1 (see mr_event). For analyses that can take a
+ * whole arithmetic run of addresses at once. */
+void mr_reader_batch(mr_reader *r, int on);
 
 void mr_reader_close(mr_reader *r);
 

@@ -100,6 +100,8 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
             s->xq[e].exec.ninstrs = def->exits[e].ninstrs;
             s->xq[e].exec.naccesses = def->exits[e].naccesses;
             s->xq[e].exec.accesses = s->tmpl;
+            s->xq[e].exec.repeat = 1;
+            s->xq[e].exec.strides = NULL;
             s->xq[e].execs = 0;
             s->xq[e].jump = def->exits[e].jump;
         }

@@ -171,6 +171,7 @@ void mr_reader_close(mr_reader *r)
         free(r->threads.vals[i]);
     mr_map_free(&r->threads);
     free(r->acc);
+    free(r->strides);
     free(r->idx_off);
     free(r->idx_kind);
     free(r);
@@ -209,6 +210,7 @@ static int start_events(mr_reader *r)
     r->epoch++;
     r->prev_slot = NULL;
     r->last_value = 0;
+    r->chunk_hits = 0;
     /* Threads' pending call/return as the writer saw them at chunk start. */
     for (size_t i = 0; i < r->threads.cap; i++)
         if (r->threads.vals[i])
@@ -385,6 +387,51 @@ static int check_totals(mr_reader *r, const mr_totals *t)
     return 0;
 }
 
+/* Delivers `repeat` executions of bs by exit (accesses out[0 .. nout)) as
+ * one MR_EV_EXEC, after a synthesised call/return when this thread's
+ * previous block left through a call/return exit (the execution is then
+ * held for the next mr_next); updates thread, clock and prediction. */
+static inline int deliver_exec(mr_reader *r, mr_event *ev, mr_bstate *bs, uint32_t exit,
+                               const mr_access *out, uint32_t nout, uint64_t repeat)
+{
+    const mr_exit_def *ex = &bs->exits[exit];
+    mr_thread_state *th = r->cur;
+    if (MR_UNLIKELY(!th) && !(th = r->cur = thread_get(r, r->cur_tid, 1)))
+        return -1;
+    mr_event *xe = ev;
+    if (MR_UNLIKELY(th->jump == MR_JUMP_CALL || th->jump == MR_JUMP_RET)) {
+        ev->kind = th->jump == MR_JUMP_CALL ? MR_EV_CALL : MR_EV_RETURN;
+        ev->tid = r->cur_tid;
+        ev->time = r->time;
+        ev->u.call.from = th->from;
+        ev->u.call.to = bs->def->addr;
+        xe = &r->held_ev;
+        r->held = 1;
+    }
+    xe->kind = MR_EV_EXEC;
+    xe->tid = r->cur_tid;
+    xe->time = r->time;
+    xe->u.exec.def = bs->def;
+    xe->u.exec.exit = exit;
+    xe->u.exec.ninstrs = ex->ninstrs;
+    xe->u.exec.naccesses = nout;
+    xe->u.exec.accesses = out;
+    xe->u.exec.repeat = repeat;
+    xe->u.exec.strides = repeat > 1 ? r->strides : NULL;
+    /* from is only read while jump is a call or a return: boring after
+     * boring, the common case, stores nothing. */
+    if (MR_UNLIKELY(th->jump | ex->jump)) {
+        th->jump = ex->jump;
+        th->from = bs->exit_from[exit];
+    }
+    bs->execs[exit] += repeat;   /* the totals it implies: mr_bstate_fold() */
+    r->time += repeat * ex->ninstrs;
+    r->prev_slot = &bs->succ_bs[exit];
+    /* next_quick may follow unless a call/return event is pending. */
+    r->fast = xe == ev && ex->jump == MR_JUMP_BORING && !r->rep_left;
+    return 1;
+}
+
 /* Decodes one block execution; delivers a synthesised call/return first
  * when this thread's previous block left through a call/return exit. */
 static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
@@ -415,7 +462,6 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     }
     mr_bstate_touch(bs, r->epoch);
     bs->quick_epoch = bs->xq ? r->epoch : 0;   /* no guarded access */
-    const mr_block_def *d = bs->def;
     uint32_t exit = 0;
     if (bs->nexits > 1) {
         const uint8_t *p = r->sp[MR_S_EXIT];
@@ -472,7 +518,8 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
                 pred[i].stride = delta;
                 pred[i].addr += delta;
             } else if (f == MR_F_VHIT && vhit) {
-                pred[i].addr = last + pred[i].voff;
+                pred[i].stride = last + pred[i].voff - pred[i].addr;
+                pred[i].addr += pred[i].stride;
             } else if (f == MR_F_GUARD && (af & MR_ACC_GUARDED)) {
                 continue;   /* guard false: the access did not happen */
             } else {
@@ -506,39 +553,123 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     r->sp[MR_S_FLAG] = fl + n;
     r->sp[MR_S_DELTA] = dp;
 
-    mr_thread_state *th = r->cur;
-    if (MR_UNLIKELY(!th) && !(th = r->cur = thread_get(r, r->cur_tid, 1)))
-        return -1;
-    mr_event *xe = ev;
-    if (MR_UNLIKELY(th->jump == MR_JUMP_CALL || th->jump == MR_JUMP_RET)) {
-        ev->kind = th->jump == MR_JUMP_CALL ? MR_EV_CALL : MR_EV_RETURN;
-        ev->tid = r->cur_tid;
-        ev->time = r->time;
-        ev->u.call.from = th->from;
-        ev->u.call.to = d->addr;
-        xe = &r->held_ev;
-        r->held = 1;
+    return deliver_exec(r, ev, bs, exit, out, nout, 1);
+}
+
+/* Accesses [0, n) of a guarded block that all happened: counted here
+ * (blocks without guards count by mr_bstate_fold). */
+static inline void count_all(mr_totals *t, const mr_bstate *bs, uint32_t n, uint64_t times)
+{
+    t->loads += times * bs->kcount[3 * n];
+    t->stores += times * bs->kcount[3 * n + 1];
+    t->modifies += times * bs->kcount[3 * n + 2];
+}
+
+/* One execution of an EXEC_HITS record: every address its prediction,
+ * every value unchanged. Returns the accesses delivered. */
+static mr_access *repeat_step(mr_reader *r, mr_bstate *bs, uint32_t n)
+{
+    mr_pred *pred = bs->pred;
+    mr_access *tmpl = bs->tmpl;
+    if (bs->simple) {   /* the template holds the previous addresses */
+        for (uint32_t i = 0; i < n; i++)
+            tmpl[i].addr += pred[i].stride;
+        return tmpl;
     }
-    xe->kind = MR_EV_EXEC;
-    xe->tid = r->cur_tid;
-    xe->time = r->time;
-    xe->u.exec.def = d;
-    xe->u.exec.exit = exit;
-    xe->u.exec.ninstrs = ex->ninstrs;
-    xe->u.exec.naccesses = nout;
-    xe->u.exec.accesses = out;
-    /* from is only read while jump is a call or a return: boring after
-     * boring, the common case, stores nothing. */
-    if (MR_UNLIKELY(th->jump | ex->jump)) {
-        th->jump = ex->jump;
-        th->from = bs->exit_from[exit];
+    mr_access *out = bs->has_guard ? r->acc : tmpl;
+    uint64_t last = r->last_value;
+    for (uint32_t i = 0; i < n; i++) {
+        pred[i].addr += pred[i].stride;
+        pred[i].voff = pred[i].addr - last;
+        if (out != tmpl)
+            out[i] = tmpl[i];
+        out[i].addr = pred[i].addr;
+        if (bs->aflags[i] & MR_ACC_VALUE)
+            out[i].value = last = pred[i].value;
     }
-    bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
-    r->time += ex->ninstrs;
-    r->prev_slot = &bs->succ_bs[exit];
-    /* next_quick may follow unless a call/return event is pending. */
-    r->fast = xe == ev && ex->jump == MR_JUMP_BORING;
-    return 1;
+    r->last_value = last;
+    if (bs->has_guard)
+        count_all(&r->tot, bs, n, 1);
+    return out;
+}
+
+/* Advances the state over m more executions like repeat_step's, in one
+ * step: addresses move m strides; voff is the last execution's, which
+ * starts from the value the one before ended with (values do not change,
+ * so that is r->last_value now). */
+static void repeat_skip(mr_reader *r, mr_bstate *bs, uint32_t n, uint64_t m)
+{
+    mr_pred *pred = bs->pred;
+    if (bs->simple) {
+        for (uint32_t i = 0; i < n; i++)
+            bs->tmpl[i].addr += m * pred[i].stride;
+        return;
+    }
+    uint64_t last = r->last_value;
+    for (uint32_t i = 0; i < n; i++) {
+        pred[i].addr += m * pred[i].stride;
+        pred[i].voff = pred[i].addr - last;
+        if (bs->aflags[i] & MR_ACC_VALUE)
+            last = pred[i].value;
+    }
+    r->last_value = last;
+    if (bs->has_guard)
+        count_all(&r->tot, bs, n, m);
+}
+
+/* Delivers the next execution of the EXEC_HITS record in r->rep_*; when
+ * batching, all that are left as one event (unless the exit is a call or
+ * return: those synthesise an event per execution). */
+static __attribute__((noinline)) int next_repeat(mr_reader *r, mr_event *ev)
+{
+    mr_bstate *bs = r->rep_bs;
+    uint32_t exit = r->rep_exit, n = bs->exits[exit].naccesses;
+    uint64_t k = r->batching && bs->exits[exit].jump == MR_JUMP_BORING ? r->rep_left : 1;
+    mr_access *out = repeat_step(r, bs, n);
+    if (k > 1) {   /* the first execution's accesses, then the strides */
+        if (out != r->acc)
+            memcpy(r->acc, out, n * sizeof *out);
+        out = r->acc;
+        for (uint32_t i = 0; i < n; i++)
+            r->strides[i] = bs->pred[i].stride;
+        repeat_skip(r, bs, n, k - 1);
+    }
+    r->rep_left -= k;
+    return deliver_exec(r, ev, bs, exit, out, n, k);
+}
+
+/* Decodes an EXEC_HITS record (SPEC.md 6.4) and delivers its first
+ * execution. */
+static __attribute__((noinline)) int decode_hits(mr_reader *r, mr_event *ev)
+{
+    mr_bstate *bs = r->prev_slot ? *r->prev_slot : NULL;
+    if (MR_UNLIKELY(!bs))
+        return CORRUPT(r, "repeated block without a prediction");
+    int bad = 0;
+    const uint8_t *p = r->sp[MR_S_BLOCK];
+    uint64_t k = p < r->se[MR_S_BLOCK] ? mr_get_varint(&p, &bad) : 0;
+    if (bad || p > r->se[MR_S_BLOCK] || k == 0 || k > MR_MAX_CHUNK_HITS)
+        return CORRUPT(r, "bad repeat count");
+    r->sp[MR_S_BLOCK] = p;
+    uint32_t exit = 0;
+    if (bs->nexits > 1) {
+        p = r->sp[MR_S_EXIT];
+        uint64_t v = p < r->se[MR_S_EXIT] ? mr_get_varint(&p, &bad) : UINT64_MAX;
+        if (bad || p > r->se[MR_S_EXIT] || v >= bs->nexits)
+            return CORRUPT(r, "bad exit index");
+        r->sp[MR_S_EXIT] = p;
+        exit = (uint32_t)v;
+    }
+    if (k > 1 && bs->succ_bs[exit] != bs)
+        return CORRUPT(r, "repeated block does not follow itself");
+    r->chunk_hits += k * (bs->exits[exit].naccesses + 1ull);
+    if (r->chunk_hits > MR_MAX_CHUNK_HITS)
+        return CORRUPT(r, "too many repeated executions");
+    bs->quick_epoch = bs->xq ? r->epoch : 0;
+    r->rep_bs = bs;
+    r->rep_exit = exit;
+    r->rep_left = k;
+    return next_repeat(r, ev);
 }
 
 /* Decodes a record other than an execution from the MISC stream. Kept out
@@ -666,6 +797,8 @@ static int next_event(mr_reader *r, mr_event *ev)
     uint8_t op = *r->sp[MR_S_CTL]++;
     if (MR_LIKELY(op <= MR_OP_EXEC))
         return decode_exec(r, ev, op);
+    if (op == MR_OP_EXEC_HITS)
+        return decode_hits(r, ev);
     return decode_other(r, ev, op);
 }
 
@@ -721,7 +854,8 @@ static __attribute__((noinline)) int quick_values(mr_reader *r, mr_bstate *bs,
             pred[i].stride = delta;
             pred[i].addr += delta;
         } else if (f[i] == MR_F_VHIT) {   /* allowed: the block has a value access */
-            pred[i].addr = last + pred[i].voff;
+            pred[i].stride = last + pred[i].voff - pred[i].addr;
+            pred[i].addr += pred[i].stride;
         } else {
             return CORRUPT(r, "bad address flag or delta stream exhausted");
         }
@@ -830,6 +964,8 @@ static __attribute__((noinline)) int next_slow(mr_reader *r, mr_event *ev)
     r->fast = 0;
     if (r->failed)
         return -1;
+    if (r->rep_left)
+        return next_repeat(r, ev);
     if (r->done)
         return 0;
     for (;;) {
@@ -849,6 +985,8 @@ static __attribute__((noinline)) int next_slow(mr_reader *r, mr_event *ev)
         }
     }
 }
+
+void mr_reader_batch(mr_reader *r, int on) { r->batching = on != 0; }
 
 int mr_next(mr_reader *r, mr_event *ev)
 {

@@ -46,6 +46,9 @@ enum {
 #define MR_MIN_CHUNK_OPT 256u          /* smallest chunk_bytes option */
 #define MR_DEFAULT_CHUNK (4u << 20)
 #define MR_MAX_BLOCK_PARTS 65536u      /* instrs, accesses, exits per block */
+#define MR_MAX_CHUNK_HITS (1ull << 26) /* executions + accesses of one chunk's
+                                        * EXEC_HITS records: bounds a reader's
+                                        * work per chunk as MR_MAX_CHUNK_RAW does */
 #define MR_ID_SLACK (1u << 20)         /* ids must be < defined + this */
 #define MR_MAX_STRING (1u << 20)
 #define MR_NO_BLOCK UINT32_MAX
@@ -72,7 +75,9 @@ enum {
     MR_OP_MARK = 6,
     MR_OP_COLLECT_OFF = 7,
     MR_OP_COLLECT_ON = 8,
-    MR_OP_END = 9
+    MR_OP_END = 9,
+    MR_OP_EXEC_HITS = 10   /* count in BLOCK: repeats of the predicted block,
+                            * every access and value as predicted (v2) */
 };
 
 /* The streams of an EVENTS chunk, in payload order. */
@@ -434,7 +439,15 @@ struct mr_reader {
     mr_end end;
 
     mr_access *acc;          /* accesses of the current execution */
+    uint64_t *strides;       /* acc_cap: a batched event's strides */
     uint32_t acc_cap;
+    /* The EXEC_HITS record being delivered: rep_left more executions of
+     * rep_bs by rep_exit (mr_next takes next_slow while it lasts). */
+    uint64_t rep_left;
+    mr_bstate *rep_bs;
+    uint32_t rep_exit;
+    uint64_t chunk_hits;     /* EXEC_HITS work of this chunk so far */
+    int batching;            /* mr_reader_batch: one event per EXEC_HITS record */
     int held;                /* held_ev is delivered by the next mr_next */
     mr_event held_ev;
 

@@ -50,6 +50,16 @@ struct mr_writer {
     mr_bstate *prev;         /* previous execution in this chunk and thread */
     uint32_t prev_exit;
     uint64_t last_value;     /* value of the chunk's latest value access */
+    /* The EXEC_HITS record being gathered (SPEC.md 6.4): run_n executions of
+     * run_block by run_exit, each predicted, every address a HIT, every
+     * value unchanged. Written when the run ends: nothing else is written
+     * while it lasts, so stream order is kept. */
+    uint64_t run_n;          /* 0: no run */
+    uint32_t run_block, run_exit;
+    uint64_t hits_work;      /* executions + accesses the chunk's EXEC_HITS
+                              * records stand for: bounded per chunk, so a
+                              * reader's work per chunk is too */
+    uint64_t hits_limit;
 
     owned_block **blocks;    /* by id */
     uint32_t blocks_cap, nblockdefs;
@@ -204,10 +214,30 @@ static size_t events_raw_size(const mr_writer *w)
     return n;
 }
 
+/* Writes the gathered EXEC_HITS record, if any. */
+static int flush_run(mr_writer *w)
+{
+    if (!w->run_n)
+        return 0;
+    mr_buf *s = w->s;
+    int bad = mr_buf_reserve(&s[MR_S_CTL], 1);
+    if (!bad) {
+        s[MR_S_CTL].p[s[MR_S_CTL].len++] = MR_OP_EXEC_HITS;
+        bad = mr_buf_varint(&s[MR_S_BLOCK], w->run_n);
+    }
+    if (!bad && w->blocks[w->run_block]->def.nexits > 1)
+        bad = mr_buf_varint(&s[MR_S_EXIT], w->run_exit);
+    w->nrecords++;
+    w->run_n = 0;
+    return bad ? oom(w) : 0;
+}
+
 static int flush_events(mr_writer *w)
 {
     if (!w->chunk_open)
         return 0;
+    if (flush_run(w))
+        return -1;
     mr_buf lens = { 0 };
     mr_buf *pieces[1 + MR_NSTREAMS];
     int bad = mr_buf_varint(&lens, MR_NSTREAMS);
@@ -271,6 +301,7 @@ static int begin_chunk(mr_writer *w)
     w->epoch++;
     w->prev = NULL;
     w->last_value = 0;
+    w->hits_work = 0;
     mr_buf *st = &w->s[MR_S_STATE];
     uint32_t n = 0;
     for (size_t i = 0; i < w->threads.cap; i++) {
@@ -296,8 +327,8 @@ static int begin_record(mr_writer *w, uint8_t op)
         return -1;
     if (!w->chunk_open && begin_chunk(w))
         return -1;
-    if (mr_buf_reserve(&w->s[MR_S_CTL], 1))
-        return oom(w);
+    if (flush_run(w) || mr_buf_reserve(&w->s[MR_S_CTL], 1))
+        return w->error ? -1 : oom(w);
     w->s[MR_S_CTL].p[w->s[MR_S_CTL].len++] = op;
     w->nrecords++;
     return 0;
@@ -307,7 +338,7 @@ static int end_record(mr_writer *w)
 {
     if (w->error)
         return -1;
-    if (events_raw_size(w) >= w->chunk_bytes)
+    if (events_raw_size(w) >= w->chunk_bytes || w->hits_work >= w->hits_limit)
         return flush_all(w);
     return 0;
 }
@@ -337,6 +368,10 @@ mr_writer *mr_writer_open_fd(int fd, const mr_writer_options *opts, char **err)
         w->chunk_bytes = MR_MIN_CHUNK_OPT;
     if (w->chunk_bytes > MR_MAX_CHUNK_OPT)
         w->chunk_bytes = MR_MAX_CHUNK_OPT;
+    /* EXEC_HITS work per chunk grows with the chunk, within the format's bound. */
+    w->hits_limit = 4 * (uint64_t)w->chunk_bytes;
+    if (w->hits_limit > MR_MAX_CHUNK_HITS)
+        w->hits_limit = MR_MAX_CHUNK_HITS;
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
@@ -645,12 +680,124 @@ int mr_write_thread_exit(mr_writer *w, uint32_t tid)
     return end_record(w);
 }
 
-/* One access of a guarded block, counted as it happens. */
-static inline void count_access(mr_totals *t, uint8_t kind)
+/* Accesses of a guarded block, counted as they happen: the kinds among
+ * accesses [from, to). Blocks without guards count by mr_bstate_fold. */
+static inline void count_accesses(mr_totals *t, const mr_bstate *bs, uint32_t from,
+                                  uint32_t to)
 {
-    t->loads += kind == MR_LOAD;
-    t->stores += kind == MR_STORE;
-    t->modifies += kind == MR_MODIFY;
+    const uint32_t *k = bs->kcount;
+    t->loads += k[3 * to] - k[3 * from];
+    t->stores += k[3 * to + 1] - k[3 * from + 1];
+    t->modifies += k[3 * to + 2] - k[3 * from + 2];
+}
+
+/* The leading accesses of an execution that repeat their prediction
+ * exactly: address a HIT, value (if recorded) unchanged, guard true. Their
+ * state is updated as coding them would; returns how many (n: all, the
+ * execution may join an EXEC_HITS run). *vi: values among them. */
+static uint32_t hit_prefix(mr_writer *w, mr_bstate *bs, uint32_t n, const uint64_t *addrs,
+                           const uint64_t *values, uint32_t *vi)
+{
+    mr_pred *pred = bs->pred;
+    uint32_t i = 0;
+    *vi = 0;
+    if (bs->simple) {
+        for (; i < n; i++) {
+            uint64_t a = addrs[i];
+            if (a - pred[i].addr != pred[i].stride)
+                break;
+            pred[i].addr = a;
+        }
+        return i;
+    }
+    uint64_t last = w->last_value;
+    uint32_t v = 0;
+    for (; i < n; i++) {
+        uint8_t f = bs->aflags[i];
+        uint64_t a = addrs[i];
+        if (a - pred[i].addr != pred[i].stride || ((f & MR_ACC_GUARDED) && a == 0) ||
+            ((f & MR_ACC_VALUE) && (!values || values[v] != pred[i].value)))
+            break;
+        pred[i].addr = a;
+        pred[i].voff = a - last;
+        if (f & MR_ACC_VALUE)
+            last = values[v++];
+    }
+    w->last_value = last;
+    *vi = v;
+    return i;
+}
+
+/* Codes accesses [k, n) of an execution as flags, deltas and values; the
+ * first k repeated their prediction (hit_prefix) and are coded as such:
+ * HIT flags and zero value deltas. */
+static int code_accesses(mr_writer *w, uint32_t block, mr_bstate *bs, uint32_t k, uint32_t n,
+                         const uint64_t *addrs, const uint64_t *values, uint32_t vi)
+{
+    mr_buf *s = w->s;
+    uint8_t *fl = s[MR_S_FLAG].p + s[MR_S_FLAG].len;
+    uint8_t *dp = s[MR_S_DELTA].p + s[MR_S_DELTA].len;
+    uint8_t *vp = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
+    mr_pred *pred = bs->pred;
+    memset(fl, MR_F_HIT, k);
+    fl += k;
+    memset(vp, 0, vi);   /* zigzag(0) is one zero byte */
+    vp += vi;
+    if (bs->has_guard)
+        count_accesses(&w->tot, bs, 0, k);
+    if (bs->simple) {
+        for (uint32_t i = k; i < n; i++) {
+            uint64_t a = addrs[i], delta = a - pred[i].addr;
+            if (delta == pred[i].stride) {
+                *fl++ = MR_F_HIT;
+            } else {
+                *fl++ = MR_F_MISS;
+                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
+                pred[i].stride = delta;
+            }
+            pred[i].addr = a;
+        }
+    } else {
+        uint64_t last = w->last_value;
+        int vhit = bs->has_value, guards = bs->has_guard;
+        for (uint32_t i = k; i < n; i++) {
+            uint8_t f = bs->aflags[i];
+            uint64_t a = addrs[i];
+            if (MR_UNLIKELY((f & MR_ACC_VALUE) && !values))
+                return fail(w, "block %u: values missing", block);
+            if (guards && (f & MR_ACC_GUARDED) && a == 0) {
+                *fl++ = MR_F_GUARD;
+                vi += (f & MR_ACC_VALUE) != 0;
+                continue;
+            }
+            uint64_t delta = a - pred[i].addr;
+            if (delta == pred[i].stride) {
+                *fl++ = MR_F_HIT;
+            } else if (vhit && a == last + pred[i].voff) {
+                *fl++ = MR_F_VHIT;   /* a pointer loaded before, plus an offset */
+                pred[i].stride = delta;
+            } else {
+                *fl++ = MR_F_MISS;
+                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
+                pred[i].stride = delta;
+            }
+            pred[i].addr = a;
+            pred[i].voff = a - last;
+            if (guards)   /* only what happened counts */
+                count_accesses(&w->tot, bs, i, i + 1);
+            if (f & MR_ACC_VALUE) {
+                uint64_t v = values[vi++];
+                vp = mr_put_varint(vp, mr_zigzag((int64_t)(v - pred[i].value)));
+                pred[i].value = v;
+                last = v;
+            }
+        }
+        w->last_value = last;
+    }
+    s[MR_S_FLAG].len = fl - s[MR_S_FLAG].p;
+    s[MR_S_DELTA].len = dp - s[MR_S_DELTA].p;
+    s[MR_S_VALUE].len = vp - s[MR_S_VALUE].p;
+    return 0;
 }
 
 int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
@@ -673,88 +820,58 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
         return -1;
     if (MR_UNLIKELY(!w->chunk_open) && begin_chunk(w))
         return -1;
-    /* No capacity checks: begin_chunk left every stream MR_RECORD_ROOM
-     * bytes beyond chunk_bytes, more than one execution can add. */
-    mr_buf *s = w->s;
-    s[MR_S_CTL].p[s[MR_S_CTL].len++] = MR_OP_EXEC_PRED;
-    w->nrecords++;
     mr_bstate_touch(bs, w->epoch);
     uint32_t predicted = w->prev ? w->prev->succ[w->prev_exit] : MR_NO_BLOCK;
-    if (predicted != block) {
-        s[MR_S_CTL].p[s[MR_S_CTL].len - 1] = MR_OP_EXEC;
-        s[MR_S_BLOCK].len = mr_put_varint(s[MR_S_BLOCK].p + s[MR_S_BLOCK].len, block) - s[MR_S_BLOCK].p;
+    uint32_t k = 0, vi = 0;
+    int record = 1;   /* 0: the execution joined an EXEC_HITS run */
+    if (predicted == block) {
+        k = hit_prefix(w, bs, n, addrs, values, &vi);
+        if (k == n) {
+            if (w->hits_work + n + 1 > w->hits_limit) {
+                w->hits_work = w->hits_limit;   /* full: a plain record, then a new chunk */
+            } else if (w->run_n && w->run_block == block && w->run_exit == exit) {
+                record = 0;
+            } else {
+                if (flush_run(w))
+                    return -1;
+                w->run_block = block;
+                w->run_exit = exit;
+                record = 0;
+            }
+        }
+    }
+    if (record) {
+        /* No capacity checks: begin_chunk left every stream MR_RECORD_ROOM
+         * bytes beyond chunk_bytes, more than one execution (and the run
+         * written before it) can add. */
+        if (flush_run(w))
+            return -1;
+        mr_buf *s = w->s;
+        s[MR_S_CTL].p[s[MR_S_CTL].len++] = predicted == block ? MR_OP_EXEC_PRED : MR_OP_EXEC;
+        w->nrecords++;
+        if (predicted != block)
+            s[MR_S_BLOCK].len = mr_put_varint(s[MR_S_BLOCK].p + s[MR_S_BLOCK].len, block) -
+                                s[MR_S_BLOCK].p;
+        if (d->nexits > 1)
+            s[MR_S_EXIT].len = mr_put_varint(s[MR_S_EXIT].p + s[MR_S_EXIT].len, exit) -
+                               s[MR_S_EXIT].p;
+        if (code_accesses(w, block, bs, k, n, addrs, values, vi))
+            return -1;
+    } else {
+        w->run_n++;
+        w->hits_work += n + 1;
+        if (bs->has_guard)
+            count_accesses(&w->tot, bs, 0, n);
     }
     if (w->prev)
         w->prev->succ[w->prev_exit] = block;
-    if (d->nexits > 1)
-        s[MR_S_EXIT].len = mr_put_varint(s[MR_S_EXIT].p + s[MR_S_EXIT].len, exit) - s[MR_S_EXIT].p;
-
-    uint8_t *fl = s[MR_S_FLAG].p + s[MR_S_FLAG].len;
-    uint8_t *dp = s[MR_S_DELTA].p + s[MR_S_DELTA].len;
-    mr_pred *pred = bs->pred;
-    if (bs->simple) {
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t a = addrs[i], delta = a - pred[i].addr;
-            if (delta == pred[i].stride) {
-                *fl++ = MR_F_HIT;
-            } else {
-                *fl++ = MR_F_MISS;
-                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
-                pred[i].stride = delta;
-            }
-            pred[i].addr = a;
-        }
-    } else {
-        uint8_t *vp = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
-        uint32_t vi = 0;
-        uint64_t last = w->last_value;
-        int vhit = bs->has_value, guards = bs->has_guard;
-        for (uint32_t i = 0; i < n; i++) {
-            uint8_t f = bs->aflags[i];
-            uint64_t a = addrs[i];
-            if (guards && (f & MR_ACC_GUARDED) && a == 0) {
-                if (MR_UNLIKELY((f & MR_ACC_VALUE) && !values))
-                    return fail(w, "block %u: values missing", block);
-                *fl++ = MR_F_GUARD;
-                vi += (f & MR_ACC_VALUE) != 0;
-                continue;
-            }
-            uint64_t delta = a - pred[i].addr;
-            if (delta == pred[i].stride) {
-                *fl++ = MR_F_HIT;
-            } else if (vhit && a == last + pred[i].voff) {
-                *fl++ = MR_F_VHIT;   /* a pointer loaded before, plus an offset */
-            } else {
-                *fl++ = MR_F_MISS;
-                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
-                pred[i].stride = delta;
-            }
-            pred[i].addr = a;
-            pred[i].voff = a - last;
-            if (guards)   /* only what happened counts; others: mr_bstate_fold */
-                count_access(&w->tot, d->accesses[i].kind);
-            if (f & MR_ACC_VALUE) {
-                if (MR_UNLIKELY(!values))
-                    return fail(w, "block %u: values missing", block);
-                uint64_t v = values[vi++];
-                vp = mr_put_varint(vp, mr_zigzag((int64_t)(v - pred[i].value)));
-                pred[i].value = v;
-                last = v;
-            }
-        }
-        w->last_value = last;
-        s[MR_S_VALUE].len = vp - s[MR_S_VALUE].p;
-    }
-    s[MR_S_FLAG].len = fl - s[MR_S_FLAG].p;
-    s[MR_S_DELTA].len = dp - s[MR_S_DELTA].p;
-
     bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
     w->cur->jump = ex->jump;
     w->cur->from = bs->exit_from[exit];
     w->time += ex->ninstrs;
     w->prev = bs;
     w->prev_exit = exit;
-    return end_record(w);
+    return end_record(w);   /* also closes a chunk grown by a run's record */
 }
 
 int mr_write_heap(mr_writer *w, const mr_heap *h)

@@ -174,17 +174,12 @@ static void gen_block_def(gen *g, uint32_t id)
     mr_write_block_def(g->w, &b->def);
 }
 
-static void gen_exec(gen *g)
+/* One execution of block id by exit. In a loop (loop != 0) every guard is
+ * true and every value the same each time, so executions whose addresses
+ * all follow their strides become EXEC_HITS runs. */
+static void gen_exec_one(gen *g, uint32_t id, uint32_t exit, int loop)
 {
-    uint32_t id = rndn(g->nblocks);
-    if (rndn(4))   /* loops: often the same few blocks */
-        id = id % 3 < g->nblocks ? id % 3 : id;
     gen_block *b = g->blocks[id];
-    if (!b)
-        return;
-    if (g->cur < 0)
-        g->cur = gen_thread_index(g, g->cur_tid);
-    uint32_t exit = rndn(b->def.nexits);
     const mr_exit_def *ex = &b->exits[exit];
     uint64_t addrs[16], values[16];
     uint32_t nv = 0;
@@ -208,10 +203,10 @@ static void gen_exec(gen *g)
         case 1: addr = 0x10000000 + rnd() % (1ULL << 30); break;
         default: addr = b->base[i]; break;
         }
-        if ((a->flags & MR_ACC_GUARDED) && rndn(3) == 0)
+        if ((a->flags & MR_ACC_GUARDED) && !loop && rndn(3) == 0)
             addr = 0;
         addrs[i] = addr;
-        uint64_t v = rndn(2) ? rnd() : addr + rndn(4);
+        uint64_t v = loop ? 0x1000 * (uint64_t)(id + 1) + i : rndn(2) ? rnd() : addr + rndn(4);
         if (a->flags & MR_ACC_VALUE)
             values[nv++] = v;
         if ((a->flags & MR_ACC_GUARDED) && addr == 0)
@@ -235,6 +230,40 @@ static void gen_exec(gen *g)
     g->tot.blocks++;
     g->tot.calls += ex->jump == MR_JUMP_CALL;
     g->tot.returns += ex->jump == MR_JUMP_RET;
+}
+
+static void gen_exec(gen *g)
+{
+    uint32_t id = rndn(g->nblocks);
+    if (rndn(4))   /* loops: often the same few blocks */
+        id = id % 3 < g->nblocks ? id % 3 : id;
+    if (!g->blocks[id])
+        return;
+    if (g->cur < 0)
+        g->cur = gen_thread_index(g, g->cur_tid);
+    gen_exec_one(g, id, rndn(g->blocks[id]->def.nexits), 0);
+}
+
+/* A loop: one block by one exit, up to 300 times in a row. Mostly an exit
+ * that can repeat as one batch: a boring jump, no random address. */
+static void gen_loop(gen *g)
+{
+    uint32_t id = rndn(g->nblocks);
+    gen_block *b = g->blocks[id];
+    if (!b)
+        return;
+    if (g->cur < 0)
+        g->cur = gen_thread_index(g, g->cur_tid);
+    uint32_t exit = rndn(b->def.nexits), n = 1 + rndn(300);
+    for (uint32_t e = 0; e < b->def.nexits && rndn(4); e++) {
+        uint32_t k = 0;
+        while (k < b->exits[e].naccesses && b->pattern[k] != 1)
+            k++;
+        if (b->exits[e].jump == MR_JUMP_BORING && k == b->exits[e].naccesses)
+            exit = e;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        gen_exec_one(g, id, exit, 1);
 }
 
 static void gen_heap(gen *g)
@@ -355,7 +384,7 @@ static void gen_trace(gen *g, int fd, size_t chunk_bytes, int n, int values, int
             e->on = (int)rndn(2);
             mr_write_collect(g->w, e->on);
         } else {
-            gen_exec(g);
+            gen_loop(g);
         }
     }
     mr_end end = { MR_END_EXIT, 3, 0, { 0 } };
@@ -397,6 +426,7 @@ static __attribute__((unused)) const char *ev_diff(const exp_ev *e, const mr_eve
         if (ev->u.exec.exit != e->exit) return "exit";
         if (ev->u.exec.ninstrs != ev->u.exec.def->exits[e->exit].ninstrs) return "ninstrs";
         if (ev->u.exec.naccesses != e->naccesses) return "naccesses";
+        if (ev->u.exec.repeat != 1 || ev->u.exec.strides) return "repeat";
         for (uint32_t i = 0; i < e->naccesses; i++) {
             const mr_access *a = &ev->u.exec.accesses[i], *b = &e->accesses[i];
             if (a->addr != b->addr) return "access addr";

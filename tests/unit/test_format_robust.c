@@ -42,6 +42,7 @@ static void make_sample(sample *s, int nevents, size_t chunk_bytes)
     mr_event ev;
     int rc;
     while ((rc = mr_next(r, &ev)) == 1) {
+        assert_true(s->nev < 100000);
         s->digest[s->nev] = ev_digest(&ev);
         s->chunk_end[s->nev++] = mr_reader_bytes(r);
     }
@@ -134,13 +135,22 @@ static void test_byte_flips(void **state)
         }
         mr_event ev;
         int rc;
-        size_t n = 0;
-        while ((rc = mr_next(r, &ev)) == 1)
+        size_t n = 0, same = 0;
+        while ((rc = mr_next(r, &ev)) == 1) {
+            same += n < s.nev && ev_digest(&ev) == s.digest[n];
             n++;
-        /* Every byte is under some checksum: a flip is always noticed. */
-        if (rc != -1)
+        }
+        /* Every byte is under some checksum: a flip is noticed, unless it
+         * hit one of the few bits of a compressed block zstd's decoder
+         * never reads (the content checksum then proves the events the
+         * same). */
+        if (rc != -1 && (n != s.nev || same != n))
             fail_msg("flip not detected (iteration %d, %zu events, offset %u of %zu)",
                      iter, n, at[0], s.size);
+        if (rc != -1) {
+            mr_reader_close(r);
+            continue;
+        }
         assert_non_null(mr_reader_error(r));
         assert_true(strlen(mr_reader_error(r)) > 5);
         mr_reader_close(r);
@@ -161,6 +171,23 @@ static char *open_error(const void *bytes, size_t n)
     return err;
 }
 
+/* Sets the major version of a trace's file header, with a checksum that
+ * matches (CRC-32 as SPEC.md defines it). */
+static void set_version(uint8_t *h, uint16_t major)
+{
+    h[8] = (uint8_t)major;
+    h[9] = (uint8_t)(major >> 8);
+    uint32_t c = 0xffffffffu;
+    for (int i = 0; i < 16; i++) {
+        c ^= h[i];
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    c ^= 0xffffffffu;
+    for (int i = 0; i < 4; i++)
+        h[16 + i] = (uint8_t)(c >> (8 * i));
+}
+
 static void test_bad_files(void **state)
 {
     (void)state;
@@ -176,23 +203,15 @@ static void test_bad_files(void **state)
 
     sample s;
     make_sample(&s, 10, 0);
-    /* Version 2 with a correct header checksum. */
-    uint8_t h[20];
-    memcpy(h, s.bytes, 20);
-    h[8] = 2;
-    h[9] = 0;
-    uint32_t c = 0xffffffffu;   /* CRC-32 as SPEC.md defines it */
-    for (int i = 0; i < 16; i++) {
-        c ^= h[i];
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    }
-    c ^= 0xffffffffu;
-    for (int i = 0; i < 4; i++)
-        h[16 + i] = (uint8_t)(c >> (8 * i));
-    memcpy(s.bytes, h, 20);
+    /* Versions 1 and 3 with a correct header checksum: refused (version 2
+     * changed what VHIT does to the stride, so 1 cannot be read either). */
+    set_version(s.bytes, 3);
     err = open_error(s.bytes, s.size);
-    assert_string_equal(err, "unsupported trace format version 2");
+    assert_string_equal(err, "unsupported trace format version 3");
+    mr_free_error(err);
+    set_version(s.bytes, 1);
+    err = open_error(s.bytes, s.size);
+    assert_string_equal(err, "unsupported trace format version 1");
     mr_free_error(err);
     free_sample(&s);
 

@@ -9,17 +9,53 @@
 #include <cmocka.h>
 #include "test_format_common.h"
 
-/* Reads path to the end and compares with g; returns the number of chunks. */
-static uint64_t read_and_compare(gen *g, const char *path, int expect_truncated)
+/* Execution j of a batched event, as an unbatched reader delivers it. */
+static mr_event batch_member(const mr_event *ev, uint64_t j, mr_access *acc)
+{
+    mr_event one = *ev;
+    one.time += j * ev->u.exec.ninstrs;
+    for (uint32_t i = 0; i < ev->u.exec.naccesses; i++) {
+        acc[i] = ev->u.exec.accesses[i];
+        acc[i].addr += j * ev->u.exec.strides[i];
+    }
+    one.u.exec.accesses = acc;
+    one.u.exec.repeat = 1;
+    one.u.exec.strides = NULL;
+    return one;
+}
+
+/* Reads path to the end and compares with g; returns the number of chunks.
+ * batch: read with mr_reader_batch on, expanding batched events, and count
+ * them in *batched (which must then be non-NULL). */
+static uint64_t read_and_compare_mode(gen *g, const char *path, int expect_truncated,
+                                      int batch, uint64_t *batched)
 {
     char *err = NULL;
     mr_reader *r = mr_reader_open(path, &err);
     if (!r)
         fail_msg("open: %s", err);
+    mr_reader_batch(r, batch);
     size_t ie = 0, id = 0;
     mr_event ev;
+    mr_access acc[64];
     int rc;
     while ((rc = mr_next(r, &ev)) == 1) {
+        if (ev.kind == MR_EV_EXEC && ev.u.exec.repeat != 1) {
+            assert_true(batch);
+            assert_non_null(ev.u.exec.strides);
+            assert_true(ev.u.exec.naccesses <= 64);
+            (*batched)++;
+            for (uint64_t j = 0; j < ev.u.exec.repeat; j++) {
+                mr_event one = batch_member(&ev, j, acc);
+                assert_true(ie < g->nev);
+                const char *why = ev_diff(&g->ev[ie], &one);
+                if (why)
+                    fail_msg("event %zu, execution %llu of a batch, differs: %s", ie,
+                             (unsigned long long)j, why);
+                ie++;
+            }
+            continue;
+        }
         if (is_def_kind(ev.kind)) {
             assert_true(id < g->ndefs);
             const char *why = def_diff(&g->defs[id], &ev);
@@ -42,6 +78,17 @@ static uint64_t read_and_compare(gen *g, const char *path, int expect_truncated)
     assert_int_equal(mr_next(r, &ev), 0);
     uint64_t chunks = mr_reader_chunks(r);
     mr_reader_close(r);
+    return chunks;
+}
+
+/* Both ways: one event per execution, then batched; batches must occur
+ * (every generated trace has loops). */
+static uint64_t read_and_compare(gen *g, const char *path, int expect_truncated)
+{
+    uint64_t batched = 0;
+    uint64_t chunks = read_and_compare_mode(g, path, expect_truncated, 0, NULL);
+    assert_int_equal(read_and_compare_mode(g, path, expect_truncated, 1, &batched), chunks);
+    assert_true(batched > 0);
     return chunks;
 }
 
@@ -165,6 +212,82 @@ static void test_calls_and_returns(void **state)
     unlink(path);
 }
 
+/* A loop over a pointer that then changes: the run of repeated executions
+ * must leave each access's value offset (voff) as one execution at a time
+ * would, or the chased address after the run decodes wrong. Block 0 loads
+ * p at 0x1000 and then p->field at p + 8; block 1 loads q->field at q + 16
+ * with q loaded by the previous execution's second access. */
+static void test_repeat_then_chase(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("chase");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    mr_instr_def in[2] = { { 0x400000, 4 }, { 0x400004, 4 } };
+    mr_access_def ac0[2] = { { 0, MR_LOAD, MR_ACC_VALUE, 8 }, { 1, MR_LOAD, 0, 8 } };
+    mr_access_def ac1[2] = { { 0, MR_LOAD, 0, 8 }, { 1, MR_LOAD, MR_ACC_VALUE, 8 } };
+    mr_exit_def ex[1] = { { 2, 2, MR_JUMP_BORING } };
+    mr_block_def b0 = { 0, 0x400000, 2, in, 2, ac0, 1, ex };
+    mr_block_def b1 = { 1, 0x400000, 2, in, 2, ac1, 1, ex };
+    assert_int_equal(mr_write_block_def(w, &b0), 0);
+    assert_int_equal(mr_write_block_def(w, &b1), 0);
+    /* expected addresses and values of every execution, in order */
+    uint64_t want[2 * 600][2], wval[2 * 600];
+    size_t n = 0;
+    for (uint32_t block = 0; block < 2; block++) {
+        for (int phase = 0; phase < 3; phase++) {
+            uint64_t p = 0x50000 + 0x1000 * (uint64_t)phase + 0x100 * block;
+            for (int j = 0; j < 100; j++) {
+                uint64_t addrs[2], v = p;
+                if (block == 0) {
+                    addrs[0] = 0x1000;
+                    addrs[1] = p + 8;
+                } else {
+                    addrs[0] = p + 16;
+                    addrs[1] = 0x2000;
+                }
+                assert_int_equal(mr_write_exec(w, block, 0, addrs, &v), 0);
+                want[n][0] = addrs[0];
+                want[n][1] = addrs[1];
+                wval[n++] = v;
+            }
+        }
+    }
+    assert_int_equal(mr_writer_close(w, &(mr_end){ MR_END_EXIT, 0, 0, { 0 } }, &err), 0);
+
+    for (int batch = 0; batch < 2; batch++) {
+        mr_reader *r = mr_reader_open(path, &err);
+        assert_non_null(r);
+        mr_reader_batch(r, batch);
+        mr_event ev;
+        size_t k = 0, events = 0;
+        while (mr_next(r, &ev) == 1) {
+            if (ev.kind != MR_EV_EXEC)
+                continue;
+            events++;
+            for (uint64_t j = 0; j < ev.u.exec.repeat; j++, k++) {
+                assert_true(k < n);
+                for (int i = 0; i < 2; i++) {
+                    const mr_access *a = &ev.u.exec.accesses[i];
+                    uint64_t addr = a->addr + (j ? j * ev.u.exec.strides[i] : 0);
+                    assert_int_equal(addr, want[k][i]);
+                    if (a->has_value)
+                        assert_int_equal(a->value, wval[k]);
+                }
+            }
+        }
+        assert_null(mr_reader_error(r));
+        assert_int_equal(k, n);
+        if (batch)   /* each phase: a few single executions, then one batch */
+            assert_true(events < n / 10);
+        else
+            assert_int_equal(events, n);
+        mr_reader_close(r);
+    }
+    unlink(path);
+}
+
 static void test_symbols(void **state)
 {
     (void)state;
@@ -248,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_no_end_record),
         cmocka_unit_test(test_empty_trace),
         cmocka_unit_test(test_calls_and_returns),
+        cmocka_unit_test(test_repeat_then_chase),
         cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_symbols_incremental),
     };
