@@ -7,7 +7,9 @@
 #   - a program written here with static arrays of known sizes, blocks
 #     that are never freed, blocks that are freed, and a block grown by
 #     realloc (one object, its last size);
-#   - samples/struct_array: one calloc'd array of N 32-byte records.
+#   - samples/struct_array: one calloc'd array of N 32-byte records;
+#   - samples/static_arrays: three static arrays (table, grid, bits) and a
+#     heap block never freed, each touched a known number of times.
 source "$(dirname "$0")/lib.sh"
 
 skip() { echo "ok 1 # SKIP $*"; exit 0; }
@@ -143,6 +145,45 @@ if [ -x "$SAMPLES/struct_array" ]; then
     "$(q "SELECT group_concat(DISTINCT f.offset % 32) FROM object_offsets f
           JOIN alloc_sites s ON s.id = f.site
           WHERE s.function = 'main' AND s.kind = 'heap' AND f.offset % 32 NOT IN (0, 8, 16, 20, 24)")"
+fi
+
+# ---- static_arrays: statics of known sizes and access counts ------------------------
+if [ -x "$SAMPLES/static_arrays" ]; then
+  P=2                 # passes; the sample's first line gives the counts per pass
+  t=$TMP/sta.trace db=$TMP/sta.db
+  record "$t" "$SAMPLES/static_arrays" $P >/dev/null
+  check_eq "static_arrays recorded" 0 $?
+  "$BIN/trace-objects" -q --db "$db" "$t"
+  check_eq "static_arrays: trace-objects exit status" 0 $?
+  # name|kind|size|objects of that name, for each array
+  for want in "table|static|4000|1" "grid|static|32768|1" "bits|static|16|1"; do
+    a=${want%%|*}
+    check_eq "static_arrays: '$a' is one static object of its exact size" "$want" \
+      "$(q "SELECT name, kind, size, count(*) FROM objects WHERE name = '$a'")"
+    check_eq "static_arrays: '$a' is a static group of its own, named by its symbol, at its address" \
+      "static|1|1" \
+      "$(q "SELECT s.kind, s.objects, s.address = o.address FROM alloc_sites s
+            JOIN objects o ON o.site = s.id WHERE s.name = '$a'")"
+  done
+  # name|loads|stores|accesses|bytes|offsets: table is written once per
+  # element (fill) and read 4096 times a pass; grid written and read 4096
+  # times a pass (8 bytes each); bits read 4096 times a pass; no modifies.
+  for want in "table|$((4096 * P))|1000|$((4096 * P + 1000))|$((4 * (4096 * P + 1000)))|1000" \
+              "grid|$((4096 * P))|$((4096 * P))|$((8192 * P))|$((8 * 8192 * P))|4096" \
+              "bits|$((4096 * P))|0|$((4096 * P))|$((4096 * P))|16"; do
+    a=${want%%|*}
+    check_eq "static_arrays: '$a' loads, stores, accesses, bytes, offsets" "$want" \
+      "$(q "SELECT name, loads, stores, accesses, bytes, offsets FROM objects WHERE name = '$a'")"
+    check_eq "static_arrays: '$a' group totals equal its object's" "1" \
+      "$(q "SELECT s.accesses = o.accesses AND s.bytes = o.bytes FROM alloc_sites s
+            JOIN objects o ON o.site = s.id WHERE s.name = '$a'")"
+  done
+  check_eq "static_arrays: static objects have no free time" 0 \
+    "$(q "SELECT count(*) FROM objects WHERE kind = 'static' AND free_time IS NOT NULL")"
+  check_eq "static_arrays: hist, main's never-freed 128-byte block: NULL free time, 16 loads, 16 stores" \
+    "main:$(grep -n 'hist = malloc' "$ROOT/samples/static_arrays.c" | cut -d: -f1)|128|1|16|16" \
+    "$(q "SELECT s.name, o.size, o.free_time IS NULL, o.loads, o.stores FROM objects o
+          JOIN alloc_sites s ON s.id = o.site WHERE s.kind = 'heap' AND s.function = 'main'")"
 fi
 
 # ---- stencil: 14 arrays from one helper, told apart by --group-depth=2 ------------
