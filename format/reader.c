@@ -425,6 +425,7 @@ static inline int deliver_exec(mr_reader *r, mr_event *ev, mr_bstate *bs, uint32
         th->from = bs->exit_from[exit];
     }
     bs->execs[exit] += repeat;   /* the totals it implies: mr_bstate_fold() */
+    bs->last_exit = exit;
     r->time += repeat * ex->ninstrs;
     r->prev_slot = &bs->succ_bs[exit];
     /* next_quick may follow unless a call/return event is pending. */
@@ -617,14 +618,26 @@ static void repeat_skip(mr_reader *r, mr_bstate *bs, uint32_t n, uint64_t m)
         count_all(&r->tot, bs, n, m);
 }
 
-/* Delivers the next execution of the EXEC_HITS record in r->rep_*; when
- * batching, all that are left as one event (unless the exit is a call or
- * return: those synthesise an event per execution). */
+/* Delivers the next execution of the EXEC_HITS record being decoded: the
+ * predicted block by the exit it took last time. When batching and the
+ * block follows itself by that exit, every execution left is this block's:
+ * they come as one event (unless the exit is a call or return: those
+ * synthesise an event per execution). */
 static __attribute__((noinline)) int next_repeat(mr_reader *r, mr_event *ev)
 {
-    mr_bstate *bs = r->rep_bs;
-    uint32_t exit = r->rep_exit, n = bs->exits[exit].naccesses;
-    uint64_t k = r->batching && bs->exits[exit].jump == MR_JUMP_BORING ? r->rep_left : 1;
+    mr_bstate *bs = r->prev_slot ? *r->prev_slot : NULL;
+    if (MR_UNLIKELY(!bs))
+        return CORRUPT(r, "repeated execution without a predicted block");
+    uint32_t exit = bs->last_exit;
+    if (MR_UNLIKELY(exit >= bs->nexits))   /* none in this chunk yet */
+        return CORRUPT(r, "repeated execution of a block without a previous exit");
+    const mr_exit_def *ex = &bs->exits[exit];
+    uint32_t n = ex->naccesses;
+    uint64_t k = r->batching && ex->jump == MR_JUMP_BORING && bs->succ_bs[exit] == bs
+                     ? r->rep_left : 1;
+    r->chunk_hits += k * (n + 1ull);   /* rep_left <= 2^26: no overflow */
+    if (MR_UNLIKELY(r->chunk_hits > MR_MAX_CHUNK_HITS))
+        return CORRUPT(r, "too many repeated executions");
     mr_access *out = repeat_step(r, bs, n);
     if (k > 1) {   /* the first execution's accesses, then the strides */
         if (out != r->acc)
@@ -642,32 +655,12 @@ static __attribute__((noinline)) int next_repeat(mr_reader *r, mr_event *ev)
  * execution. */
 static __attribute__((noinline)) int decode_hits(mr_reader *r, mr_event *ev)
 {
-    mr_bstate *bs = r->prev_slot ? *r->prev_slot : NULL;
-    if (MR_UNLIKELY(!bs))
-        return CORRUPT(r, "repeated block without a prediction");
     int bad = 0;
     const uint8_t *p = r->sp[MR_S_BLOCK];
     uint64_t k = p < r->se[MR_S_BLOCK] ? mr_get_varint(&p, &bad) : 0;
     if (bad || p > r->se[MR_S_BLOCK] || k == 0 || k > MR_MAX_CHUNK_HITS)
         return CORRUPT(r, "bad repeat count");
     r->sp[MR_S_BLOCK] = p;
-    uint32_t exit = 0;
-    if (bs->nexits > 1) {
-        p = r->sp[MR_S_EXIT];
-        uint64_t v = p < r->se[MR_S_EXIT] ? mr_get_varint(&p, &bad) : UINT64_MAX;
-        if (bad || p > r->se[MR_S_EXIT] || v >= bs->nexits)
-            return CORRUPT(r, "bad exit index");
-        r->sp[MR_S_EXIT] = p;
-        exit = (uint32_t)v;
-    }
-    if (k > 1 && bs->succ_bs[exit] != bs)
-        return CORRUPT(r, "repeated block does not follow itself");
-    r->chunk_hits += k * (bs->exits[exit].naccesses + 1ull);
-    if (r->chunk_hits > MR_MAX_CHUNK_HITS)
-        return CORRUPT(r, "too many repeated executions");
-    bs->quick_epoch = bs->xq ? r->epoch : 0;
-    r->rep_bs = bs;
-    r->rep_exit = exit;
     r->rep_left = k;
     return next_repeat(r, ev);
 }
@@ -922,6 +915,7 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
         r->fast = 0;
     }
     xq->execs++;
+    bs->last_exit = exit;
     /* Computed, not loaded: a load here would lengthen the chain of
      * dependent loads from one execution to the next. */
     r->prev_slot = MR_LIKELY(bs->nexits <= MR_SUCC_INLINE) ? &bs->succ_inline[exit]
@@ -958,7 +952,7 @@ static __attribute__((noinline)) int next_slow(mr_reader *r, mr_event *ev)
     if (r->held) {
         *ev = r->held_ev;
         r->held = 0;
-        r->fast = r->cur->jump == MR_JUMP_BORING;   /* as decode_exec left it */
+        r->fast = r->cur->jump == MR_JUMP_BORING && !r->rep_left;   /* as deliver_exec left it */
         return 1;
     }
     r->fast = 0;

@@ -76,8 +76,9 @@ enum {
     MR_OP_COLLECT_OFF = 7,
     MR_OP_COLLECT_ON = 8,
     MR_OP_END = 9,
-    MR_OP_EXEC_HITS = 10   /* count in BLOCK: repeats of the predicted block,
-                            * every access and value as predicted (v2) */
+    MR_OP_EXEC_HITS = 10   /* count in BLOCK: executions of the predicted
+                            * block by its last exit, every access and value
+                            * as predicted (v2) */
 };
 
 /* The streams of an EVENTS chunk, in payload order. */
@@ -310,6 +311,8 @@ struct mr_bstate {
     uint8_t has_guard;     /* some access is guarded: executions may drop some */
     uint8_t fold_accesses; /* mr_bstate_fold counts the accesses of execs
                             * (blocks without guards) */
+    uint32_t last_exit;    /* exit of the latest execution in this chunk,
+                            * UINT32_MAX none: EXEC_HITS predicts it */
     uint32_t quick_epoch;  /* reader: the epoch when unguarded and touched,
                             * else 0; one compare tells mr_next's quick path */
     mr_pred *pred;         /* naccesses */
@@ -343,6 +346,7 @@ static inline void mr_bstate_touch(mr_bstate *s, uint32_t epoch)
         if (s->tmpl && s->simple)   /* reader: simple blocks keep addr there */
             for (uint32_t i = 0; i < s->def->naccesses; i++)
                 s->tmpl[i].addr = 0;
+        s->last_exit = UINT32_MAX;
         if (s->succ)
             memset(s->succ, 0xff, s->nexits * sizeof *s->succ);
         else
@@ -441,11 +445,9 @@ struct mr_reader {
     mr_access *acc;          /* accesses of the current execution */
     uint64_t *strides;       /* acc_cap: a batched event's strides */
     uint32_t acc_cap;
-    /* The EXEC_HITS record being delivered: rep_left more executions of
-     * rep_bs by rep_exit (mr_next takes next_slow while it lasts). */
+    /* Executions of the EXEC_HITS record being delivered still to come
+     * (mr_next takes next_slow while there are). */
     uint64_t rep_left;
-    mr_bstate *rep_bs;
-    uint32_t rep_exit;
     uint64_t chunk_hits;     /* EXEC_HITS work of this chunk so far */
     int batching;            /* mr_reader_batch: one event per EXEC_HITS record */
     int held;                /* held_ev is delivered by the next mr_next */

@@ -50,12 +50,11 @@ struct mr_writer {
     mr_bstate *prev;         /* previous execution in this chunk and thread */
     uint32_t prev_exit;
     uint64_t last_value;     /* value of the chunk's latest value access */
-    /* The EXEC_HITS record being gathered (SPEC.md 6.4): run_n executions of
-     * run_block by run_exit, each predicted, every address a HIT, every
-     * value unchanged. Written when the run ends: nothing else is written
-     * while it lasts, so stream order is kept. */
+    /* The EXEC_HITS record being gathered (SPEC.md 6.4): run_n executions,
+     * each of the predicted block by the exit it took last time, every
+     * address a HIT, every value unchanged. Written when the run ends:
+     * nothing else is written while it lasts, so stream order is kept. */
     uint64_t run_n;          /* 0: no run */
-    uint32_t run_block, run_exit;
     uint64_t hits_work;      /* executions + accesses the chunk's EXEC_HITS
                               * records stand for: bounded per chunk, so a
                               * reader's work per chunk is too */
@@ -225,8 +224,6 @@ static int flush_run(mr_writer *w)
         s[MR_S_CTL].p[s[MR_S_CTL].len++] = MR_OP_EXEC_HITS;
         bad = mr_buf_varint(&s[MR_S_BLOCK], w->run_n);
     }
-    if (!bad && w->blocks[w->run_block]->def.nexits > 1)
-        bad = mr_buf_varint(&s[MR_S_EXIT], w->run_exit);
     w->nrecords++;
     w->run_n = 0;
     return bad ? oom(w) : 0;
@@ -826,18 +823,11 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     int record = 1;   /* 0: the execution joined an EXEC_HITS run */
     if (predicted == block) {
         k = hit_prefix(w, bs, n, addrs, values, &vi);
-        if (k == n) {
-            if (w->hits_work + n + 1 > w->hits_limit) {
+        if (k == n && exit == bs->last_exit) {
+            if (w->hits_work + n + 1 > w->hits_limit)
                 w->hits_work = w->hits_limit;   /* full: a plain record, then a new chunk */
-            } else if (w->run_n && w->run_block == block && w->run_exit == exit) {
+            else
                 record = 0;
-            } else {
-                if (flush_run(w))
-                    return -1;
-                w->run_block = block;
-                w->run_exit = exit;
-                record = 0;
-            }
         }
     }
     if (record) {
@@ -866,6 +856,7 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     if (w->prev)
         w->prev->succ[w->prev_exit] = block;
     bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
+    bs->last_exit = exit;
     w->cur->jump = ex->jump;
     w->cur->from = bs->exit_from[exit];
     w->time += ex->ninstrs;

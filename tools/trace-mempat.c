@@ -140,44 +140,87 @@ static void map_new_instructions(void)
 /* The mempat slots of a block's access definitions, made at the block's
  * first execution: the common exec (every access of its exit happened)
  * then costs one array load per access to find its slot. */
-static uint32_t **block_slots;   /* block id -> slot per access def */
-static uint32_t nblock_slots;
+typedef struct block_slots {
+    const mr_block_def *def;   /* the definition they were made for: an id
+                                * defined again gets new slots */
+    int distinct;              /* no two accesses share a slot: a batch of
+                                * executions can go to each slot whole */
+    uint32_t slot[];           /* per access definition */
+} block_slots;
+static block_slots **slots_by_block;   /* block id -> its slots */
+static uint32_t nslots_by_block;
 
-static const uint32_t *slots_of_block(const mr_block_def *def)
+static const block_slots *slots_of_block(const mr_block_def *def)
 {
-    if (def->id < nblock_slots && block_slots[def->id])
-        return block_slots[def->id];
+    if (def->id < nslots_by_block && slots_by_block[def->id] &&
+        slots_by_block[def->id]->def == def)
+        return slots_by_block[def->id];
     const uint32_t *insn = objinsn_block(insns, def);
     if (!insn)
         out_of_memory();
     map_new_instructions();
-    if (def->id >= nblock_slots) {
-        uint32_t n = nblock_slots ? nblock_slots : 1024;
+    if (def->id >= nslots_by_block) {
+        uint32_t n = nslots_by_block ? nslots_by_block : 1024;
         while (n <= def->id)
             n *= 2;
-        uint32_t **b = realloc(block_slots, n * sizeof *b);
+        block_slots **b = realloc(slots_by_block, n * sizeof *b);
         if (!b)
             out_of_memory();
-        memset(b + nblock_slots, 0, (n - nblock_slots) * sizeof *b);
-        block_slots = b;
-        nblock_slots = n;
+        memset(b + nslots_by_block, 0, (n - nslots_by_block) * sizeof *b);
+        slots_by_block = b;
+        nslots_by_block = n;
     }
-    uint32_t *slots = malloc((def->naccesses ? def->naccesses : 1) * sizeof *slots);
-    if (!slots)
+    block_slots *bs = malloc(sizeof *bs + (def->naccesses ? def->naccesses : 1) * sizeof *bs->slot);
+    if (!bs)
         out_of_memory();
-    for (uint32_t a = 0; a < def->naccesses; a++)
-        slots[a] = to_slot[insn[a]];
-    return block_slots[def->id] = slots;
+    bs->def = def;
+    bs->distinct = 1;
+    /* A slot seen twice: its stamp is already this block's. */
+    static uint64_t *stamp, stamp_now;
+    static uint32_t nstamp;
+    uint32_t nslots = mempat_count(patterns);
+    if (nslots > nstamp) {
+        uint64_t *st = realloc(stamp, nslots * sizeof *st);
+        if (!st)
+            out_of_memory();
+        memset(st + nstamp, 0, (nslots - nstamp) * sizeof *st);
+        stamp = st;
+        nstamp = nslots;
+    }
+    stamp_now++;
+    for (uint32_t a = 0; a < def->naccesses; a++) {
+        uint32_t slot = bs->slot[a] = to_slot[insn[a]];
+        bs->distinct &= stamp[slot] != stamp_now;
+        stamp[slot] = stamp_now;
+    }
+    free(slots_by_block[def->id]);
+    return slots_by_block[def->id] = bs;
 }
 
-/* Phases 1 and 2 for the accesses of one block execution. */
+/* Phases 1 and 2 for the accesses of one block execution, or of a batch of
+ * repeat executions (execution j's access i at addr + j * strides[i]). */
 static void feed_exec(const mr_event *ev)
 {
     const mr_block_def *def = ev->u.exec.def;
-    const uint32_t *slots = slots_of_block(def);
+    const block_slots *bs = slots_of_block(def);
+    const uint32_t *slots = bs->slot;
     const mr_access *a = ev->u.exec.accesses;
     uint32_t n = ev->u.exec.naccesses;
+    uint64_t repeat = ev->u.exec.repeat;
     mempat_run *runs = mempat_runs(patterns);
+    if (repeat > 1) {   /* a batch: every access of its exit happened */
+        const uint64_t *st = ev->u.exec.strides;
+        if (bs->distinct) {   /* slots are independent: each takes its run whole */
+            for (uint32_t i = 0; i < n; i++)
+                mempat_access_run(patterns, runs, slots[i], a[i].addr, st[i], repeat,
+                                  a[i].size);
+            return;
+        }
+        for (uint64_t j = 0; j < repeat; j++)
+            for (uint32_t i = 0; i < n; i++)
+                mempat_access(patterns, runs, slots[i], a[i].addr + j * st[i], a[i].size);
+        return;
+    }
     if (n != def->exits[ev->u.exec.exit].naccesses) {
         /* Guarded accesses whose guard was false are missing: objinsn
          * matches the others to their definitions. */
@@ -204,6 +247,7 @@ static void read_trace(const char *path)
     mr_event ev;
     uint64_t events = 0;
     reader = cli_open_trace(path);
+    mr_reader_batch(reader, 1);   /* loops come as arithmetic runs: feed_exec */
     while (cli_next(reader, path, &ev, 1) > 0) {
         if (ev.kind == MR_EV_EXEC && ev.u.exec.naccesses)
             feed_exec(&ev);
@@ -346,9 +390,9 @@ int main(int argc, char **argv)
     print_lines(&o, n);
 
     free(order);
-    for (uint32_t i = 0; i < nblock_slots; i++)
-        free(block_slots[i]);
-    free(block_slots);
+    for (uint32_t i = 0; i < nslots_by_block; i++)
+        free(slots_by_block[i]);
+    free(slots_by_block);
     free(scratch);
     free(to_slot);
     mempat_free(patterns);

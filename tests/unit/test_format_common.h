@@ -244,26 +244,38 @@ static void gen_exec(gen *g)
     gen_exec_one(g, id, rndn(g->blocks[id]->def.nexits), 0);
 }
 
-/* A loop: one block by one exit, up to 300 times in a row. Mostly an exit
- * that can repeat as one batch: a boring jump, no random address. */
-static void gen_loop(gen *g)
+/* An exit of b for a loop: mostly one that can repeat as one batch (a
+ * boring jump, no random address), with boring_only clear any jump. */
+static uint32_t gen_loop_exit(const gen_block *b, int boring_only)
 {
-    uint32_t id = rndn(g->nblocks);
-    gen_block *b = g->blocks[id];
-    if (!b)
-        return;
-    if (g->cur < 0)
-        g->cur = gen_thread_index(g, g->cur_tid);
-    uint32_t exit = rndn(b->def.nexits), n = 1 + rndn(300);
+    uint32_t exit = rndn(b->def.nexits);
     for (uint32_t e = 0; e < b->def.nexits && rndn(4); e++) {
         uint32_t k = 0;
         while (k < b->exits[e].naccesses && b->pattern[k] != 1)
             k++;
-        if (b->exits[e].jump == MR_JUMP_BORING && k == b->exits[e].naccesses)
+        if ((!boring_only || b->exits[e].jump == MR_JUMP_BORING) &&
+            k == b->exits[e].naccesses)
             exit = e;
     }
-    for (uint32_t i = 0; i < n; i++)
-        gen_exec_one(g, id, exit, 1);
+    return exit;
+}
+
+/* A loop of up to 300 trips: one block by one exit, or two blocks in
+ * turn (a loop body cut in two), whose exits may be calls or returns. */
+static void gen_loop(gen *g)
+{
+    uint32_t id[2] = { rndn(g->nblocks), rndn(g->nblocks) }, exit[2];
+    uint32_t len = 1 + rndn(2), trips = 1 + rndn(300);
+    for (uint32_t k = 0; k < len; k++) {
+        if (!g->blocks[id[k]])
+            return;
+        exit[k] = gen_loop_exit(g->blocks[id[k]], len == 1);
+    }
+    if (g->cur < 0)
+        g->cur = gen_thread_index(g, g->cur_tid);
+    for (uint32_t i = 0; i < trips; i++)
+        for (uint32_t k = 0; k < len; k++)
+            gen_exec_one(g, id[k], exit[k], 1);
 }
 
 static void gen_heap(gen *g)

@@ -288,6 +288,66 @@ static void test_repeat_then_chase(void **state)
     unlink(path);
 }
 
+/* A loop body of two blocks, the first leaving by a call: every execution
+ * of the second in the run comes after a synthesised call event. After
+ * the run, an execution of the predicted block that is no repeat (a new
+ * address) must still be decoded in its turn. */
+static void test_repeat_across_calls(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("rcall");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    mr_instr_def ia[1] = { { 0x1000, 4 } }, ib[1] = { { 0x2000, 4 } };
+    mr_access_def ac[1] = { { 0, MR_LOAD, 0, 8 } };
+    mr_exit_def ea[1] = { { 1, 1, MR_JUMP_CALL } }, eb[1] = { { 1, 1, MR_JUMP_BORING } };
+    mr_block_def a = { 0, 0x1000, 1, ia, 1, ac, 1, ea }, b = { 1, 0x2000, 1, ib, 1, ac, 1, eb };
+    assert_int_equal(mr_write_block_def(w, &a), 0);
+    assert_int_equal(mr_write_block_def(w, &b), 0);
+    uint64_t want[202];
+    int n = 0;
+    for (int trip = 0; trip < 100; trip++)
+        for (uint32_t blk = 0; blk < 2; blk++) {
+            uint64_t addr = 0x10000 * (blk + 1) + 8 * (uint64_t)trip;
+            assert_int_equal(mr_write_exec(w, blk, 0, &addr, NULL), 0);
+            want[n++] = addr;
+        }
+    for (uint32_t blk = 0; blk < 2; blk++) {   /* no repeats: new addresses */
+        uint64_t addr = 0x90000 + blk;
+        assert_int_equal(mr_write_exec(w, blk, 0, &addr, NULL), 0);
+        want[n++] = addr;
+    }
+    assert_int_equal(mr_writer_close(w, &(mr_end){ MR_END_EXIT, 0, 0, { 0 } }, &err), 0);
+    for (int batch = 0; batch < 2; batch++) {
+        mr_reader *r = mr_reader_open(path, &err);
+        assert_non_null(r);
+        mr_reader_batch(r, batch);
+        mr_event ev;
+        int k = 0, calls = 0;
+        while (mr_next(r, &ev) == 1) {
+            if (ev.kind == MR_EV_CALL) {
+                assert_int_equal(k % 2, 1);   /* before each execution of b */
+                assert_int_equal(ev.u.call.to, 0x2000);
+                calls++;
+            }
+            if (ev.kind != MR_EV_EXEC)
+                continue;
+            assert_int_equal(ev.u.exec.repeat, 1);   /* a call in the loop: no batch */
+            assert_true(k < n);
+            assert_int_equal(ev.u.exec.def->id, (uint32_t)(k % 2));
+            assert_int_equal(ev.u.exec.accesses[0].addr, want[k]);
+            assert_int_equal(ev.time, (uint64_t)k);
+            k++;
+        }
+        assert_null(mr_reader_error(r));
+        assert_int_equal(k, n);
+        assert_int_equal(calls, n / 2);
+        mr_reader_close(r);
+    }
+    unlink(path);
+}
+
 static void test_symbols(void **state)
 {
     (void)state;
@@ -372,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_empty_trace),
         cmocka_unit_test(test_calls_and_returns),
         cmocka_unit_test(test_repeat_then_chase),
+        cmocka_unit_test(test_repeat_across_calls),
         cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_symbols_incremental),
     };

@@ -123,6 +123,26 @@ static inline void mempat_access(mempat *m, mempat_run *runs, uint32_t slot,
     mempat_access_slow(m, slot, addr, size);
 }
 
+/* count accesses of a slot, each of size bytes, at addr, addr + stride,
+ * addr + 2 * stride, ... (modulo 2^64): exactly count mempat_access()
+ * calls, but once the slot's prediction steps by stride (a loop's
+ * steady state), the rest of the run is one addition. */
+static inline void mempat_access_run(mempat *m, mempat_run *runs, uint32_t slot,
+                                     uint64_t addr, uint64_t stride, uint64_t count,
+                                     uint32_t size)
+{
+    for (; count; count--, addr += stride) {
+        mempat_run *r = &runs[slot];
+        if (addr == r->next && size == r->size && r->step == stride) {
+            /* This hit and every later one: next moves by step each time. */
+            r->next += count * stride;
+            r->n += count;
+            return;
+        }
+        mempat_access(m, runs, slot, addr, size);
+    }
+}
+
 /* Phase 3: commits every pattern still open. Call once, after the last
  * access; accesses after it are ignored. */
 void mempat_finish(mempat *m);
