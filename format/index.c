@@ -132,6 +132,7 @@ static int position(mr_reader *r, uint32_t i)
     r->fast = 0;
     r->held = 0;
     r->rep_left = 0;
+    r->group_len = 0;
     r->done = 0;
     r->end_seen = 0;
     return 0;

@@ -313,10 +313,11 @@ typedef struct mr_event {
             const mr_access *accesses;
             /* Executions this event stands for: 1 unless mr_reader_batch()
              * was asked for. Execution j (0 .. repeat-1) ran at time
-             * time + j * ninstrs; its access i was at accesses[i].addr +
+             * time + j * period; its access i was at accesses[i].addr +
              * j * strides[i] (modulo 2^64) with the same value. */
             uint64_t repeat;
             const uint64_t *strides;    /* NULL when repeat is 1 */
+            uint64_t period;            /* ninstrs, or a batched loop body's */
         } exec;
         struct {
             uint64_t from;      /* address of the call or return instruction */
@@ -370,12 +371,24 @@ uint64_t mr_reader_chunks(const mr_reader *r);
 int64_t mr_reader_chunk_count(mr_reader *r);
 int mr_reader_seek(mr_reader *r, uint64_t chunk);
 
-/* Batching (on: 1; off, the default: 0): a run of executions of one block
- * by one exit, back to back, every address at its usual stride from the
- * execution before and every value the same, may then come as one
- * MR_EV_EXEC with repeat > 1 (see mr_event). For analyses that can take a
- * whole arithmetic run of addresses at once. */
-void mr_reader_batch(mr_reader *r, int on);
+/* Batching, for analyses that can take a whole arithmetic run of addresses
+ * at once. In a loop, executions repeat with every address at its usual
+ * stride from the trip before and every value the same; with batching such
+ * a run may come as MR_EV_EXECs with repeat > 1 (see mr_event).
+ *   MR_BATCH_OFF              every event is one execution (the default)
+ *   MR_BATCH_REPEATS          a block that follows itself: one event for the
+ *                             run; the order of events is the order of
+ *                             execution
+ *   MR_BATCH_PER_INSTRUCTION  also a loop body of several blocks: one event
+ *                             per block for the whole run, each with its
+ *                             block's executions; the accesses of each
+ *                             instruction keep their order, but events are
+ *                             no longer in execution order (the body's blocks
+ *                             ran in turn; period says how far apart). The
+ *                             reader only does this when no instruction
+ *                             appears twice in the body. */
+enum { MR_BATCH_OFF = 0, MR_BATCH_REPEATS = 1, MR_BATCH_PER_INSTRUCTION = 2 };
+void mr_reader_batch(mr_reader *r, int mode);
 
 void mr_reader_close(mr_reader *r);
 

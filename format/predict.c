@@ -102,6 +102,7 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
             s->xq[e].exec.accesses = s->tmpl;
             s->xq[e].exec.repeat = 1;
             s->xq[e].exec.strides = NULL;
+            s->xq[e].exec.period = def->exits[e].ninstrs;
             s->xq[e].execs = 0;
             s->xq[e].jump = def->exits[e].jump;
         }
@@ -123,6 +124,7 @@ void mr_bstate_free(mr_bstate *s)
     free(s->execs);
     free(s->tmpl);
     free(s->xq);
+    free(s->cycle);
     free(s);
 }
 

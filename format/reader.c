@@ -70,7 +70,7 @@ static ssize_t read_full(mr_reader *r, void *dst, size_t n)
     return (ssize_t)got;
 }
 
-static __attribute__((noinline)) mr_thread_state *thread_get(mr_reader *r, uint32_t tid,
+__attribute__((noinline)) mr_thread_state *mr_reader_thread(mr_reader *r, uint32_t tid,
                                                              int count)
 {
     mr_thread_state *t = mr_map_get(&r->threads, tid);
@@ -172,6 +172,9 @@ void mr_reader_close(mr_reader *r)
     mr_map_free(&r->threads);
     free(r->acc);
     free(r->strides);
+    free(r->group_ev);
+    free(r->group_acc);
+    free(r->group_str);
     free(r->idx_off);
     free(r->idx_kind);
     free(r);
@@ -223,7 +226,7 @@ static int start_events(mr_reader *r)
         uint64_t from = mr_cur_varint(&st);
         if (jump != MR_JUMP_CALL && jump != MR_JUMP_RET)
             st.bad = 1;
-        mr_thread_state *t = st.bad ? NULL : thread_get(r, tid, 0);
+        mr_thread_state *t = st.bad ? NULL : mr_reader_thread(r, tid, 0);
         if (!t)
             break;
         t->jump = jump;
@@ -360,11 +363,10 @@ __attribute__((noinline)) int mr_reader_load_chunk(mr_reader *r)
 /* ---- events ------------------------------------------------------------------- */
 
 /* The cold error path of the decoders, out of line. */
-static __attribute__((noinline, cold)) int corrupt(mr_reader *r, const char *what)
+__attribute__((noinline, cold)) int mr_reader_corrupt(mr_reader *r, const char *what)
 {
     return mr_reader_fail(r, 0, "chunk %u: %s", r->frame.seq, what);
 }
-#define CORRUPT(r, what) corrupt((r), (what))
 
 static int check_totals(mr_reader *r, const mr_totals *t)
 {
@@ -385,52 +387,6 @@ static int check_totals(mr_reader *r, const mr_totals *t)
                                   "(%s: recorded %llu, decoded %llu)", r->frame.seq, f[i].name,
                                   (unsigned long long)f[i].rec, (unsigned long long)f[i].dec);
     return 0;
-}
-
-/* Delivers `repeat` executions of bs by exit (accesses out[0 .. nout)) as
- * one MR_EV_EXEC, after a synthesised call/return when this thread's
- * previous block left through a call/return exit (the execution is then
- * held for the next mr_next); updates thread, clock and prediction. */
-static inline int deliver_exec(mr_reader *r, mr_event *ev, mr_bstate *bs, uint32_t exit,
-                               const mr_access *out, uint32_t nout, uint64_t repeat)
-{
-    const mr_exit_def *ex = &bs->exits[exit];
-    mr_thread_state *th = r->cur;
-    if (MR_UNLIKELY(!th) && !(th = r->cur = thread_get(r, r->cur_tid, 1)))
-        return -1;
-    mr_event *xe = ev;
-    if (MR_UNLIKELY(th->jump == MR_JUMP_CALL || th->jump == MR_JUMP_RET)) {
-        ev->kind = th->jump == MR_JUMP_CALL ? MR_EV_CALL : MR_EV_RETURN;
-        ev->tid = r->cur_tid;
-        ev->time = r->time;
-        ev->u.call.from = th->from;
-        ev->u.call.to = bs->def->addr;
-        xe = &r->held_ev;
-        r->held = 1;
-    }
-    xe->kind = MR_EV_EXEC;
-    xe->tid = r->cur_tid;
-    xe->time = r->time;
-    xe->u.exec.def = bs->def;
-    xe->u.exec.exit = exit;
-    xe->u.exec.ninstrs = ex->ninstrs;
-    xe->u.exec.naccesses = nout;
-    xe->u.exec.accesses = out;
-    xe->u.exec.repeat = repeat;
-    xe->u.exec.strides = repeat > 1 ? r->strides : NULL;
-    /* from is only read while jump is a call or a return: boring after
-     * boring, the common case, stores nothing. */
-    if (MR_UNLIKELY(th->jump | ex->jump)) {
-        th->jump = ex->jump;
-        th->from = bs->exit_from[exit];
-    }
-    bs->execs[exit] += repeat;   /* the totals it implies: mr_bstate_fold() */
-    bs->last_exit = exit;
-    r->time += repeat * ex->ninstrs;
-    r->prev_slot = &bs->succ_bs[exit];
-    /* next_quick may follow unless a call/return event is pending. */
-    r->fast = xe == ev && ex->jump == MR_JUMP_BORING && !r->rep_left;
-    return 1;
 }
 
 /* Decodes one block execution; delivers a synthesised call/return first
@@ -554,115 +510,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     r->sp[MR_S_FLAG] = fl + n;
     r->sp[MR_S_DELTA] = dp;
 
-    return deliver_exec(r, ev, bs, exit, out, nout, 1);
-}
-
-/* Accesses [0, n) of a guarded block that all happened: counted here
- * (blocks without guards count by mr_bstate_fold). */
-static inline void count_all(mr_totals *t, const mr_bstate *bs, uint32_t n, uint64_t times)
-{
-    t->loads += times * bs->kcount[3 * n];
-    t->stores += times * bs->kcount[3 * n + 1];
-    t->modifies += times * bs->kcount[3 * n + 2];
-}
-
-/* One execution of an EXEC_HITS record: every address its prediction,
- * every value unchanged. Returns the accesses delivered. */
-static mr_access *repeat_step(mr_reader *r, mr_bstate *bs, uint32_t n)
-{
-    mr_pred *pred = bs->pred;
-    mr_access *tmpl = bs->tmpl;
-    if (bs->simple) {   /* the template holds the previous addresses */
-        for (uint32_t i = 0; i < n; i++)
-            tmpl[i].addr += pred[i].stride;
-        return tmpl;
-    }
-    mr_access *out = bs->has_guard ? r->acc : tmpl;
-    uint64_t last = r->last_value;
-    for (uint32_t i = 0; i < n; i++) {
-        pred[i].addr += pred[i].stride;
-        pred[i].voff = pred[i].addr - last;
-        if (out != tmpl)
-            out[i] = tmpl[i];
-        out[i].addr = pred[i].addr;
-        if (bs->aflags[i] & MR_ACC_VALUE)
-            out[i].value = last = pred[i].value;
-    }
-    r->last_value = last;
-    if (bs->has_guard)
-        count_all(&r->tot, bs, n, 1);
-    return out;
-}
-
-/* Advances the state over m more executions like repeat_step's, in one
- * step: addresses move m strides; voff is the last execution's, which
- * starts from the value the one before ended with (values do not change,
- * so that is r->last_value now). */
-static void repeat_skip(mr_reader *r, mr_bstate *bs, uint32_t n, uint64_t m)
-{
-    mr_pred *pred = bs->pred;
-    if (bs->simple) {
-        for (uint32_t i = 0; i < n; i++)
-            bs->tmpl[i].addr += m * pred[i].stride;
-        return;
-    }
-    uint64_t last = r->last_value;
-    for (uint32_t i = 0; i < n; i++) {
-        pred[i].addr += m * pred[i].stride;
-        pred[i].voff = pred[i].addr - last;
-        if (bs->aflags[i] & MR_ACC_VALUE)
-            last = pred[i].value;
-    }
-    r->last_value = last;
-    if (bs->has_guard)
-        count_all(&r->tot, bs, n, m);
-}
-
-/* Delivers the next execution of the EXEC_HITS record being decoded: the
- * predicted block by the exit it took last time. When batching and the
- * block follows itself by that exit, every execution left is this block's:
- * they come as one event (unless the exit is a call or return: those
- * synthesise an event per execution). */
-static __attribute__((noinline)) int next_repeat(mr_reader *r, mr_event *ev)
-{
-    mr_bstate *bs = r->prev_slot ? *r->prev_slot : NULL;
-    if (MR_UNLIKELY(!bs))
-        return CORRUPT(r, "repeated execution without a predicted block");
-    uint32_t exit = bs->last_exit;
-    if (MR_UNLIKELY(exit >= bs->nexits))   /* none in this chunk yet */
-        return CORRUPT(r, "repeated execution of a block without a previous exit");
-    const mr_exit_def *ex = &bs->exits[exit];
-    uint32_t n = ex->naccesses;
-    uint64_t k = r->batching && ex->jump == MR_JUMP_BORING && bs->succ_bs[exit] == bs
-                     ? r->rep_left : 1;
-    r->chunk_hits += k * (n + 1ull);   /* rep_left <= 2^26: no overflow */
-    if (MR_UNLIKELY(r->chunk_hits > MR_MAX_CHUNK_HITS))
-        return CORRUPT(r, "too many repeated executions");
-    mr_access *out = repeat_step(r, bs, n);
-    if (k > 1) {   /* the first execution's accesses, then the strides */
-        if (out != r->acc)
-            memcpy(r->acc, out, n * sizeof *out);
-        out = r->acc;
-        for (uint32_t i = 0; i < n; i++)
-            r->strides[i] = bs->pred[i].stride;
-        repeat_skip(r, bs, n, k - 1);
-    }
-    r->rep_left -= k;
-    return deliver_exec(r, ev, bs, exit, out, n, k);
-}
-
-/* Decodes an EXEC_HITS record (SPEC.md 6.4) and delivers its first
- * execution. */
-static __attribute__((noinline)) int decode_hits(mr_reader *r, mr_event *ev)
-{
-    int bad = 0;
-    const uint8_t *p = r->sp[MR_S_BLOCK];
-    uint64_t k = p < r->se[MR_S_BLOCK] ? mr_get_varint(&p, &bad) : 0;
-    if (bad || p > r->se[MR_S_BLOCK] || k == 0 || k > MR_MAX_CHUNK_HITS)
-        return CORRUPT(r, "bad repeat count");
-    r->sp[MR_S_BLOCK] = p;
-    r->rep_left = k;
-    return next_repeat(r, ev);
+    return mr_deliver_exec(r, ev, bs, exit, out, nout, 1);
 }
 
 /* Decodes a record other than an execution from the MISC stream. Kept out
@@ -680,7 +528,7 @@ static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, ui
             break;
         r->cur_tid = tid;
         r->prev_slot = NULL;
-        if (!(r->cur = thread_get(r, tid, 1)))
+        if (!(r->cur = mr_reader_thread(r, tid, 1)))
             return -1;
         ev->kind = MR_EV_THREAD;
         ev->tid = tid;
@@ -693,15 +541,15 @@ static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, ui
         ev->u.thread.op = MR_THREAD_CREATE;
         ev->u.thread.parent = mr_cur_u32(&c, UINT32_MAX);
         ev->u.thread.tid = mr_cur_u32(&c, UINT32_MAX);
-        if (!c.bad && (!thread_get(r, ev->u.thread.parent, 1) ||
-                       !thread_get(r, ev->u.thread.tid, 1)))
+        if (!c.bad && (!mr_reader_thread(r, ev->u.thread.parent, 1) ||
+                       !mr_reader_thread(r, ev->u.thread.tid, 1)))
             return -1;
         break;
     case MR_OP_TEXIT:
         ev->kind = MR_EV_THREAD;
         ev->u.thread.op = MR_THREAD_EXIT;
         ev->u.thread.tid = mr_cur_u32(&c, UINT32_MAX);
-        if (!c.bad && !thread_get(r, ev->u.thread.tid, 1))
+        if (!c.bad && !mr_reader_thread(r, ev->u.thread.tid, 1))
             return -1;
         break;
     case MR_OP_HEAP: {
@@ -791,7 +639,7 @@ static int next_event(mr_reader *r, mr_event *ev)
     if (MR_LIKELY(op <= MR_OP_EXEC))
         return decode_exec(r, ev, op);
     if (op == MR_OP_EXEC_HITS)
-        return decode_hits(r, ev);
+        return mr_hits_decode(r, ev);
     return decode_other(r, ev, op);
 }
 
@@ -958,8 +806,10 @@ static __attribute__((noinline)) int next_slow(mr_reader *r, mr_event *ev)
     r->fast = 0;
     if (r->failed)
         return -1;
+    if (r->group_len)
+        return mr_hits_group_next(r, ev);
     if (r->rep_left)
-        return next_repeat(r, ev);
+        return mr_hits_next(r, ev);
     if (r->done)
         return 0;
     for (;;) {
@@ -980,7 +830,10 @@ static __attribute__((noinline)) int next_slow(mr_reader *r, mr_event *ev)
     }
 }
 
-void mr_reader_batch(mr_reader *r, int on) { r->batching = on != 0; }
+void mr_reader_batch(mr_reader *r, int mode)
+{
+    r->batching = mode == MR_BATCH_REPEATS || mode == MR_BATCH_PER_INSTRUCTION ? mode : 0;
+}
 
 int mr_next(mr_reader *r, mr_event *ev)
 {

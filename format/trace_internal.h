@@ -323,6 +323,8 @@ struct mr_bstate {
     uint64_t *exit_from;   /* nexits: address of the last instr of exit */
     mr_access *tmpl;       /* naccesses: reader's output, kind/size/instr preset */
     mr_exit_quick *xq;     /* nexits: reader, blocks without guards, else NULL */
+    struct mr_cycle *cycle;/* reader: the loop body last found from here
+                            * (hits.c), NULL none */
     uint64_t *execs;       /* nexits: executions per exit not yet in the totals;
                             * one increment per execution instead of seven */
     /* The reader's succ_bs of blocks with at most MR_SUCC_INLINE exits: the
@@ -449,7 +451,15 @@ struct mr_reader {
      * (mr_next takes next_slow while there are). */
     uint64_t rep_left;
     uint64_t chunk_hits;     /* EXEC_HITS work of this chunk so far */
-    int batching;            /* mr_reader_batch: one event per EXEC_HITS record */
+    int batching;            /* mr_reader_batch's mode, MR_BATCH_* */
+    /* A loop body of several blocks delivered as one event per block
+     * (MR_BATCH_PER_INSTRUCTION): group_ev[group_next .. group_len) are
+     * still to come; their accesses and strides live in group_acc/str. */
+    mr_event *group_ev;
+    mr_access *group_acc;
+    uint64_t *group_str;
+    uint32_t group_len, group_next;
+    size_t group_ev_cap, group_acc_cap;
     int held;                /* held_ev is delivered by the next mr_next */
     mr_event held_ev;
 
@@ -459,6 +469,68 @@ struct mr_reader {
     uint8_t *idx_kind;
     uint32_t nidx;
 };
+
+/* The state of thread tid, created on first use (counted in the totals
+ * when count); NULL when out of memory (the reader has then failed). */
+mr_thread_state *mr_reader_thread(mr_reader *r, uint32_t tid, int count);
+
+/* "chunk N: what" as the reader's error; returns -1. */
+int mr_reader_corrupt(mr_reader *r, const char *what);
+#define CORRUPT(r, what) mr_reader_corrupt((r), (what))
+
+/* EXEC_HITS (hits.c): decodes a record and delivers its first execution;
+ * delivers the next execution of the record being decoded; delivers the
+ * next event of a batched loop body. 1, or -1 corrupt. */
+int mr_hits_decode(mr_reader *r, mr_event *ev);
+int mr_hits_next(mr_reader *r, mr_event *ev);
+int mr_hits_group_next(mr_reader *r, mr_event *ev);
+
+/* Delivers `repeat` executions of bs by exit (accesses out[0 .. nout)) as
+ * one MR_EV_EXEC, after a synthesised call/return when this thread's
+ * previous block left through a call/return exit (the execution is then
+ * held for the next mr_next); updates thread, clock and prediction. */
+static inline int mr_deliver_exec(mr_reader *r, mr_event *ev, mr_bstate *bs, uint32_t exit,
+                               const mr_access *out, uint32_t nout, uint64_t repeat)
+{
+    const mr_exit_def *ex = &bs->exits[exit];
+    mr_thread_state *th = r->cur;
+    if (MR_UNLIKELY(!th) && !(th = r->cur = mr_reader_thread(r, r->cur_tid, 1)))
+        return -1;
+    mr_event *xe = ev;
+    if (MR_UNLIKELY(th->jump == MR_JUMP_CALL || th->jump == MR_JUMP_RET)) {
+        ev->kind = th->jump == MR_JUMP_CALL ? MR_EV_CALL : MR_EV_RETURN;
+        ev->tid = r->cur_tid;
+        ev->time = r->time;
+        ev->u.call.from = th->from;
+        ev->u.call.to = bs->def->addr;
+        xe = &r->held_ev;
+        r->held = 1;
+    }
+    xe->kind = MR_EV_EXEC;
+    xe->tid = r->cur_tid;
+    xe->time = r->time;
+    xe->u.exec.def = bs->def;
+    xe->u.exec.exit = exit;
+    xe->u.exec.ninstrs = ex->ninstrs;
+    xe->u.exec.naccesses = nout;
+    xe->u.exec.accesses = out;
+    xe->u.exec.repeat = repeat;
+    xe->u.exec.strides = repeat > 1 ? r->strides : NULL;
+    xe->u.exec.period = ex->ninstrs;
+    /* from is only read while jump is a call or a return: boring after
+     * boring, the common case, stores nothing. */
+    if (MR_UNLIKELY(th->jump | ex->jump)) {
+        th->jump = ex->jump;
+        th->from = bs->exit_from[exit];
+    }
+    bs->execs[exit] += repeat;   /* the totals it implies: mr_bstate_fold() */
+    bs->last_exit = exit;
+    r->time += repeat * ex->ninstrs;
+    r->prev_slot = &bs->succ_bs[exit];
+    /* next_quick may follow unless a call/return event is pending. */
+    r->fast = xe == ev && ex->jump == MR_JUMP_BORING && !r->rep_left;
+    return 1;
+}
 
 /* Sets the reader's error (first one wins) and returns -1. */
 int mr_reader_fail(mr_reader *r, int truncated, const char *fmt, ...)

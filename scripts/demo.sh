@@ -29,6 +29,7 @@ samples=(
   "matrix 200 2"            # rows then columns
   "stencil 17 4"            # Himeno-style Jacobi over 14 arrays
   "prodcons 2000"           # two threads through a ring buffer
+  "static_arrays 2"         # static and global arrays, found by their symbols
 )
 echo "== recording and profiling into $DB"
 for s in "${samples[@]}"; do
@@ -41,6 +42,8 @@ for s in "${samples[@]}"; do
   # of the allocation stack tell them apart
   depth=1; [ "$name" = stencil ] && depth=2
   "$BIN/trace-objects" -q --group-depth=$depth --db "$DB" "$trace"
+  # Exana's access patterns of every memory instruction, into the same run
+  "$BIN/trace-mempat" -q --db "$DB" "$trace" >/dev/null
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -56,7 +59,7 @@ echo
 echo "== runs"
 "$BIN/trace-db" "$DB" runs | cut -c1-150 | sed 's/^/   /'
 list=$(run_of linked_list) tree=$(run_of binary_tree) sa=$(run_of struct_array)
-stencil=$(run_of stencil) pc=$(run_of prodcons)
+stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
 [ -n "$list" ] && query "linked_list: hottest groups" hot_groups --run="$list" --limit=5
 [ -n "$list" ] && query "linked_list: the fields of the node group by heat" group_fields --run="$list"
 [ -n "$list" ] && query "linked_list: instructions that touch many nodes" insn_many_objects --run="$list" --limit=6
@@ -65,6 +68,9 @@ stencil=$(run_of stencil) pc=$(run_of prodcons)
 [ -n "$stencil" ] && query "stencil (--group-depth=2): hottest groups" hot_groups --run="$stencil" --limit=8
 [ -n "$stencil" ] && query "stencil: never-freed heap objects by site" never_freed --run="$stencil" --limit=6
 [ -n "$pc" ] && query "prodcons: traffic per thread" thread_traffic --run="$pc"
+[ -n "$st" ] && query "static_arrays: hottest objects (static ones by symbol)" hot_objects --run="$st" --limit=5
+[ -n "$stencil" ] && query "stencil: share of accesses per MemPat kind" mempat_coverage --run="$stencil"
+[ -n "$stencil" ] && query "stencil: the most complex MemPat patterns" mempat_complex --run="$stencil" --limit=5
 
 echo
 echo "== plots in $OUT"

@@ -247,7 +247,9 @@ static void read_trace(const char *path)
     mr_event ev;
     uint64_t events = 0;
     reader = cli_open_trace(path);
-    mr_reader_batch(reader, 1);   /* loops come as arithmetic runs: feed_exec */
+    /* Loops come as arithmetic runs (feed_exec); mempat keeps only each
+     * instruction's own order, which is all it needs. */
+    mr_reader_batch(reader, MR_BATCH_PER_INSTRUCTION);
     while (cli_next(reader, path, &ev, 1) > 0) {
         if (ev.kind == MR_EV_EXEC && ev.u.exec.naccesses)
             feed_exec(&ev);

@@ -1,6 +1,7 @@
 -- mempat_complex.sql: the memory instructions with the most complex MemPat
 -- patterns (trace-mempat --db), the first candidates for a closer look.
 --   sqlite3 -header -column profile.db < sql/queries/mempat_complex.sql
+-- Parameters: :run (default: every run), :limit (default 30).
 --
 -- Order: instructions whose pattern overflowed the cap first (they have more
 -- committed patterns than trace-mempat --max-patterns kept), then by the
@@ -21,6 +22,6 @@ SELECT m.run                                  AS run,
        substr(m.pattern, 1, 100)              AS pattern  -- first 100 characters
 FROM mempat m
 JOIN instructions i ON i.id = m.instruction
-WHERE m.kind = 'Complex'
+WHERE m.kind = 'Complex' AND (:run IS NULL OR m.run = :run)
 ORDER BY m.run, m.overflowed DESC, members DESC, m.accesses DESC
-LIMIT 30;
+LIMIT coalesce(:limit, 30);

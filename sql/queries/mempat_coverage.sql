@@ -2,6 +2,7 @@
 -- MemPat pattern, per run (trace-mempat --db): how regular the program's
 -- memory behaviour is. A high Complex share means irregular accesses.
 --   sqlite3 -header -column profile.db < sql/queries/mempat_coverage.sql
+-- Parameter: :run (default: every run).
 --
 -- kind is the top-level kind of an instruction's pattern: Fix, Seq, Str,
 -- SeqStr, Rep (a pattern repeated from the same address, REPn) or Complex
@@ -15,5 +16,6 @@ SELECT run,
              sum(sum(accesses)) OVER (PARTITION BY run), 2) AS percent,
        sum(overflowed)                         AS overflowed   -- summarised instructions
 FROM mempat
+WHERE :run IS NULL OR run = :run
 GROUP BY run, kind
 ORDER BY run, accesses DESC;

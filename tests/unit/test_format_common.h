@@ -130,6 +130,8 @@ static void gen_block_def(gen *g, uint32_t id)
 {
     gen_block *b = calloc(1, sizeof *b);
     uint32_t ni = 1 + rndn(8), na = rndn(10), ne = 1 + rndn(3);
+    if (ni < na && rndn(2))   /* then every access has an instruction of its own */
+        ni = na;
     b->instrs = calloc(ni, sizeof *b->instrs);
     b->accesses = calloc(na + 1, sizeof *b->accesses);
     b->exits = calloc(ne, sizeof *b->exits);
@@ -200,7 +202,7 @@ static void gen_exec_one(gen *g, uint32_t id, uint32_t exit, int loop)
         uint64_t addr;
         switch (b->pattern[i]) {
         case 0: addr = b->base[i] += b->stride[i]; break;
-        case 1: addr = 0x10000000 + rnd() % (1ULL << 30); break;
+        case 1: addr = loop && rndn(8) ? b->base[i] : 0x10000000 + rnd() % (1ULL << 30); break;
         default: addr = b->base[i]; break;
         }
         if ((a->flags & MR_ACC_GUARDED) && !loop && rndn(3) == 0)
@@ -260,16 +262,16 @@ static uint32_t gen_loop_exit(const gen_block *b, int boring_only)
     return exit;
 }
 
-/* A loop of up to 300 trips: one block by one exit, or two blocks in
- * turn (a loop body cut in two), whose exits may be calls or returns. */
+/* A loop of up to 300 trips: one block by one exit, or two or three blocks
+ * in turn (a loop body cut up), whose exits may be calls or returns. */
 static void gen_loop(gen *g)
 {
-    uint32_t id[2] = { rndn(g->nblocks), rndn(g->nblocks) }, exit[2];
-    uint32_t len = 1 + rndn(2), trips = 1 + rndn(300);
+    uint32_t id[3] = { rndn(g->nblocks), rndn(g->nblocks), rndn(g->nblocks) }, exit[3];
+    uint32_t len = 1 + rndn(3), trips = 1 + rndn(300);
     for (uint32_t k = 0; k < len; k++) {
         if (!g->blocks[id[k]])
             return;
-        exit[k] = gen_loop_exit(g->blocks[id[k]], len == 1);
+        exit[k] = gen_loop_exit(g->blocks[id[k]], len == 1 || rndn(2));
     }
     if (g->cur < 0)
         g->cur = gen_thread_index(g, g->cur_tid);

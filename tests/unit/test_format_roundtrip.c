@@ -81,14 +81,116 @@ static uint64_t read_and_compare_mode(gen *g, const char *path, int expect_trunc
     return chunks;
 }
 
-/* Both ways: one event per execution, then batched; batches must occur
- * (every generated trace has loops). */
-static uint64_t read_and_compare(gen *g, const char *path, int expect_truncated)
+/* One access, keyed by its block id and access index, for comparing
+ * streams whose executions may come per block (MR_BATCH_PER_INSTRUCTION):
+ * seq is its place in the stream, so sorting by key then seq gives every
+ * instruction's own sequence. */
+typedef struct acc_rec {
+    uint64_t key, seq, addr, value, time;
+    uint32_t size;
+    uint8_t kind, has_value;
+} acc_rec;
+
+static int cmp_rec(const void *pa, const void *pb)
+{
+    const acc_rec *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+typedef struct rec_list {
+    acc_rec *r;
+    size_t n, cap;
+} rec_list;
+
+static void rec_push(rec_list *l, uint32_t block, const mr_access *a, uint64_t addr, uint64_t time)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->r = realloc(l->r, l->cap * sizeof *l->r);
+        assert_non_null(l->r);
+    }
+    l->r[l->n] = (acc_rec){ ((uint64_t)block << 20) | a->instr, l->n, addr,
+                            a->has_value ? a->value : 0, time, a->size, a->kind,
+                            a->has_value };
+    l->n++;
+}
+
+/* Reads path with MR_BATCH_PER_INSTRUCTION: the events other than
+ * executions in order, and every instruction's accesses in order (with
+ * their times), as g has them. Returns how many events stood for several
+ * blocks' worth of a loop body (period > ninstrs). */
+static uint64_t read_and_compare_per_instruction(gen *g, const char *path, int expect_truncated)
+{
+    char *err = NULL;
+    mr_reader *r = mr_reader_open(path, &err);
+    if (!r)
+        fail_msg("open: %s", err);
+    mr_reader_batch(r, MR_BATCH_PER_INSTRUCTION);
+    rec_list want = { 0 }, got = { 0 };
+    size_t ie = 0;
+    for (size_t i = 0; i < g->nev; i++)
+        if (g->ev[i].kind == MR_EV_EXEC)
+            for (uint32_t k = 0; k < g->ev[i].naccesses; k++)
+                rec_push(&want, g->ev[i].block, &g->ev[i].accesses[k],
+                         g->ev[i].accesses[k].addr, g->ev[i].time);
+    uint64_t bodies = 0;
+    mr_event ev;
+    int rc;
+    while ((rc = mr_next(r, &ev)) == 1) {
+        if (is_def_kind(ev.kind))
+            continue;   /* compared by read_and_compare_mode */
+        if (ev.kind == MR_EV_EXEC) {
+            bodies += ev.u.exec.period != ev.u.exec.ninstrs;
+            for (uint64_t j = 0; j < ev.u.exec.repeat; j++)
+                for (uint32_t k = 0; k < ev.u.exec.naccesses; k++)
+                    rec_push(&got, ev.u.exec.def->id, &ev.u.exec.accesses[k],
+                             ev.u.exec.accesses[k].addr + (j ? j * ev.u.exec.strides[k] : 0),
+                             ev.time + j * ev.u.exec.period);
+            continue;
+        }
+        while (ie < g->nev && g->ev[ie].kind == MR_EV_EXEC)
+            ie++;
+        assert_true(ie < g->nev);
+        const char *why = ev_diff(&g->ev[ie], &ev);
+        if (why)
+            fail_msg("event %zu (kind %d) differs: %s", ie, g->ev[ie].kind, why);
+        ie++;
+    }
+    if (rc != 0)
+        fail_msg("mr_next: %s", mr_reader_error(r));
+    assert_int_equal(mr_reader_truncated(r), expect_truncated);
+    assert_int_equal(got.n, want.n);
+    qsort(want.r, want.n, sizeof *want.r, cmp_rec);
+    qsort(got.r, got.n, sizeof *got.r, cmp_rec);
+    for (size_t i = 0; i < want.n; i++) {
+        acc_rec *a = &want.r[i], *b = &got.r[i];
+        if (a->key != b->key || a->addr != b->addr || a->value != b->value ||
+            a->time != b->time || a->size != b->size || a->kind != b->kind ||
+            a->has_value != b->has_value)
+            fail_msg("access %zu of block %llu, instruction %llu differs", i,
+                     (unsigned long long)(a->key >> 20), (unsigned long long)(a->key & 0xfffff));
+    }
+    free(want.r);
+    free(got.r);
+    mr_reader_close(r);
+    return bodies;
+}
+
+/* Every way: one event per execution, batched repeats, batched loop bodies;
+ * batches must occur (every generated trace has loops), loop bodies too
+ * unless chunks are so small that runs rarely get long enough. */
+static uint64_t read_and_compare(gen *g, const char *path, int expect_truncated,
+                                 int expect_bodies)
 {
     uint64_t batched = 0;
     uint64_t chunks = read_and_compare_mode(g, path, expect_truncated, 0, NULL);
-    assert_int_equal(read_and_compare_mode(g, path, expect_truncated, 1, &batched), chunks);
+    assert_int_equal(read_and_compare_mode(g, path, expect_truncated, MR_BATCH_REPEATS, &batched),
+                     chunks);
     assert_true(batched > 0);
+    uint64_t bodies = read_and_compare_per_instruction(g, path, expect_truncated);
+    assert_true(bodies > 0 || !expect_bodies);
     return chunks;
 }
 
@@ -99,7 +201,7 @@ static void roundtrip(size_t chunk_bytes, int n, int values, int with_end)
     assert_true(fd >= 0);
     gen g;
     gen_trace(&g, fd, chunk_bytes, n, values, with_end);
-    uint64_t chunks = read_and_compare(&g, path, !with_end);
+    uint64_t chunks = read_and_compare(&g, path, !with_end, chunk_bytes == 0);
     if (chunk_bytes < 4096)
         assert_true(chunks > 20);
     gen_free(&g);
@@ -348,6 +450,75 @@ static void test_repeat_across_calls(void **state)
     unlink(path);
 }
 
+/* A loop body of two blocks over a pointer that then changes, read with
+ * MR_BATCH_PER_INSTRUCTION: block 0 loads p from 0x3000, block 1 loads
+ * from p + off. After each batched run the value offsets must be
+ * the last trip's, or the chased address of the next trip decodes wrong. */
+static void test_body_then_chase(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("body");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    mr_instr_def i0[1] = { { 0x400000, 4 } }, i1[1] = { { 0x400100, 4 } };
+    /* Both load pointers: VHIT is only allowed in a block with a value. */
+    mr_access_def a0[1] = { { 0, MR_LOAD, MR_ACC_VALUE, 8 } },
+                  a1[1] = { { 0, MR_LOAD, MR_ACC_VALUE, 8 } };
+    mr_exit_def ex[1] = { { 1, 1, MR_JUMP_BORING } };
+    mr_block_def b0 = { 0, 0x400000, 1, i0, 1, a0, 1, ex }, b1 = { 1, 0x400100, 1, i1, 1, a1, 1, ex };
+    assert_int_equal(mr_write_block_def(w, &b0), 0);
+    assert_int_equal(mr_write_block_def(w, &b1), 0);
+    enum { PHASES = 6, TRIPS = 40, MAX = PHASES * (TRIPS + 1) };
+    uint64_t want[2][MAX], when[2][MAX];   /* per block: addresses, times */
+    size_t nw[2] = { 0, 0 };
+    uint64_t time = 0;
+    /* p->field walks on by 8 each trip; a new p starts at the offset the
+     * last trip reached, which only the last trip's value offset predicts.
+     * Odd phases end with one more execution of block 0, so their run ends
+     * inside the body: the last trip then starts after block 0's value. */
+    uint64_t off = 24;
+    for (int phase = 0; phase < PHASES; phase++) {
+        uint64_t p = 0x70000 + 0x10000 * (uint64_t)phase, a = 0x3000, field = 0x5555;
+        for (int t = 0; t < TRIPS + (phase & 1); t++) {
+            assert_int_equal(mr_write_exec(w, 0, 0, &a, &p), 0);
+            want[0][nw[0]] = a;
+            when[0][nw[0]++] = time++;
+            if (t == TRIPS)
+                break;
+            off += t ? 8 : 0;
+            uint64_t b = p + off;
+            assert_int_equal(mr_write_exec(w, 1, 0, &b, &field), 0);
+            want[1][nw[1]] = b;
+            when[1][nw[1]++] = time++;
+        }
+    }
+    assert_int_equal(mr_writer_close(w, &(mr_end){ MR_END_EXIT, 0, 0, { 0 } }, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_reader_batch(r, MR_BATCH_PER_INSTRUCTION);
+    mr_event ev;
+    size_t k[2] = { 0, 0 }, bodies = 0;
+    while (mr_next(r, &ev) == 1) {
+        if (ev.kind != MR_EV_EXEC)
+            continue;
+        uint32_t id = ev.u.exec.def->id;
+        bodies += ev.u.exec.period == 2;
+        for (uint64_t j = 0; j < ev.u.exec.repeat; j++, k[id]++) {
+            assert_true(k[id] < nw[id]);
+            uint64_t addr = ev.u.exec.accesses[0].addr + (j ? j * ev.u.exec.strides[0] : 0);
+            assert_int_equal(addr, want[id][k[id]]);
+            assert_int_equal(ev.time + j * ev.u.exec.period, when[id][k[id]]);
+        }
+    }
+    assert_null(mr_reader_error(r));
+    assert_int_equal(k[0], nw[0]);
+    assert_int_equal(k[1], nw[1]);
+    assert_true(bodies >= 2 * PHASES);   /* every phase's run, both blocks */
+    mr_reader_close(r);
+    unlink(path);
+}
+
 static void test_symbols(void **state)
 {
     (void)state;
@@ -433,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_calls_and_returns),
         cmocka_unit_test(test_repeat_then_chase),
         cmocka_unit_test(test_repeat_across_calls),
+        cmocka_unit_test(test_body_then_chase),
         cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_symbols_incremental),
     };

@@ -1,0 +1,323 @@
+/*
+ * hits.c: EXEC_HITS records (SPEC.md 6.4), runs of executions that repeat
+ * their predictions: every execution the predicted block by its last exit,
+ * every address a HIT, every value unchanged. A run is expanded into one
+ * event per execution, or, when the caller asked for batches
+ * (mr_reader_batch), delivered whole: a block that follows itself as one
+ * event, a loop body of several blocks as one event per block.
+ */
+#include <stdlib.h>
+#include "trace_internal.h"
+
+/* A loop body longer than this is expanded, not batched. */
+#define MR_CYCLE_MAX 16
+/* ... and so is one with more accesses than this (the check that no
+ * instruction appears twice sorts them). */
+#define MR_CYCLE_MAX_ACCESSES 4096
+
+/* A loop body found by following the predictions from its first block:
+ * block i left by exit[i] is followed by block i + 1, the last by the
+ * first. Cached in the first block's state, with the result of the check
+ * that batching may deliver it per block. */
+typedef struct mr_cycle {
+    uint32_t len;
+    mr_bstate *bs[MR_CYCLE_MAX];
+    uint32_t exit[MR_CYCLE_MAX];
+    int batchable;   /* boring exits, no instruction twice */
+} mr_cycle;
+
+/* Accesses [0, n) of a guarded block that all happened, times times:
+ * counted here (blocks without guards count by mr_bstate_fold). */
+static inline void count_all(mr_totals *t, const mr_bstate *bs, uint32_t n, uint64_t times)
+{
+    t->loads += times * bs->kcount[3 * n];
+    t->stores += times * bs->kcount[3 * n + 1];
+    t->modifies += times * bs->kcount[3 * n + 2];
+}
+
+/* One execution of a run: every address its prediction, every value
+ * unchanged. Returns the accesses delivered. */
+static mr_access *repeat_step(mr_reader *r, mr_bstate *bs, uint32_t n)
+{
+    mr_pred *pred = bs->pred;
+    mr_access *tmpl = bs->tmpl;
+    if (bs->simple) {   /* the template holds the previous addresses */
+        for (uint32_t i = 0; i < n; i++)
+            tmpl[i].addr += pred[i].stride;
+        return tmpl;
+    }
+    mr_access *out = bs->has_guard ? r->acc : tmpl;
+    uint64_t last = r->last_value;
+    for (uint32_t i = 0; i < n; i++) {
+        pred[i].addr += pred[i].stride;
+        pred[i].voff = pred[i].addr - last;
+        if (out != tmpl)
+            out[i] = tmpl[i];
+        out[i].addr = pred[i].addr;
+        if (bs->aflags[i] & MR_ACC_VALUE)
+            out[i].value = last = pred[i].value;
+    }
+    r->last_value = last;
+    if (bs->has_guard)
+        count_all(&r->tot, bs, n, 1);
+    return out;
+}
+
+/* Moves the addresses of m more executions of bs on, in one step, and
+ * counts their accesses; the value offsets are the caller's. */
+static void skip_addresses(mr_reader *r, mr_bstate *bs, uint32_t n, uint64_t m)
+{
+    mr_pred *pred = bs->pred;
+    if (bs->simple) {
+        for (uint32_t i = 0; i < n; i++)
+            bs->tmpl[i].addr += m * pred[i].stride;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        pred[i].addr += m * pred[i].stride;
+    if (bs->has_guard)
+        count_all(&r->tot, bs, n, m);
+}
+
+/* Sets the value offsets of bs's accesses as its execution does with last
+ * the latest value before it; returns the latest value after it. */
+static uint64_t set_voffs(mr_bstate *bs, uint32_t n, uint64_t last)
+{
+    if (bs->simple)   /* no value, no offset read */
+        return last;
+    for (uint32_t i = 0; i < n; i++) {
+        bs->pred[i].voff = bs->pred[i].addr - last;
+        if (bs->aflags[i] & MR_ACC_VALUE)
+            last = bs->pred[i].value;
+    }
+    return last;
+}
+
+/* Work of a chunk's runs, bounded by MR_MAX_CHUNK_HITS. 0 or -1. */
+static int add_work(mr_reader *r, uint64_t executions, uint32_t naccesses)
+{
+    r->chunk_hits += executions * (naccesses + 1ull);   /* executions <= 2^26 */
+    if (MR_UNLIKELY(r->chunk_hits > MR_MAX_CHUNK_HITS))
+        return CORRUPT(r, "too many repeated executions");
+    return 0;
+}
+
+/* Compares instruction addresses for qsort. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether a loop body may be delivered one event per block: every exit
+ * boring, and no instruction with two accesses in the body (so each
+ * instruction's accesses are one event's, in order). */
+static int cycle_batchable(const mr_cycle *c)
+{
+    uint32_t total = 0;
+    for (uint32_t k = 0; k < c->len; k++) {
+        if (c->bs[k]->exits[c->exit[k]].jump != MR_JUMP_BORING)
+            return 0;
+        total += c->bs[k]->exits[c->exit[k]].naccesses;
+    }
+    if (total > MR_CYCLE_MAX_ACCESSES)
+        return 0;
+    uint64_t *addr = malloc((total ? total : 1) * sizeof *addr);
+    if (!addr)
+        return 0;   /* expanded instead: slower, not wrong */
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < c->len; k++) {
+        const mr_block_def *d = c->bs[k]->def;
+        for (uint32_t i = 0; i < d->exits[c->exit[k]].naccesses; i++)
+            addr[n++] = d->instrs[d->accesses[i].instr].addr;
+    }
+    qsort(addr, n, sizeof *addr, cmp_u64);
+    int ok = 1;
+    for (uint32_t i = 1; i < n && ok; i++)
+        ok = addr[i] != addr[i - 1];
+    free(addr);
+    return ok;
+}
+
+/* The loop body the predictions make from b0, if they lead back to it
+ * within MR_CYCLE_MAX blocks, else NULL. Following them cannot change
+ * them (a run repeats each prediction), so the body is what the run
+ * executes. Cached in b0. */
+static const mr_cycle *find_cycle(mr_bstate *b0)
+{
+    mr_cycle c = { .len = 0 };
+    mr_bstate *bs = b0;
+    do {
+        uint32_t e = bs->last_exit;
+        if (c.len == MR_CYCLE_MAX || e >= bs->nexits || !bs->succ_bs[e])
+            return NULL;
+        c.bs[c.len] = bs;
+        c.exit[c.len++] = e;
+        bs = bs->succ_bs[e];
+    } while (bs != b0);
+    mr_cycle *cached = b0->cycle;
+    if (cached && cached->len == c.len &&
+        !memcmp(cached->bs, c.bs, c.len * sizeof *c.bs) &&
+        !memcmp(cached->exit, c.exit, c.len * sizeof *c.exit))
+        return cached;
+    if (!cached && !(cached = b0->cycle = malloc(sizeof *cached)))
+        return NULL;
+    c.batchable = cycle_batchable(&c);
+    *cached = c;
+    return cached;
+}
+
+/* Grows the group buffers to nev events and nacc accesses. 0 or -1. */
+static int group_reserve(mr_reader *r, size_t nev, size_t nacc)
+{
+    if (nev > r->group_ev_cap) {
+        mr_event *e = realloc(r->group_ev, nev * sizeof *e);
+        if (!e)
+            return mr_reader_fail(r, 0, "out of memory");
+        r->group_ev = e;
+        r->group_ev_cap = nev;
+    }
+    if (nacc > r->group_acc_cap) {
+        mr_access *a = realloc(r->group_acc, nacc * sizeof *a);
+        if (a)
+            r->group_acc = a;
+        uint64_t *s = realloc(r->group_str, nacc * sizeof *s);
+        if (s)
+            r->group_str = s;
+        if (!a || !s)
+            return mr_reader_fail(r, 0, "out of memory");
+        r->group_acc_cap = nacc;
+    }
+    return 0;
+}
+
+/* Delivers the rest of a run (r->rep_left >= 2 * c->len executions, the
+ * thread's last jump boring) over the loop body c as one event per block:
+ * block k ran the executions k, k + len, k + 2 len, ... of the run. The
+ * state ends as after the last execution. */
+static int deliver_group(mr_reader *r, mr_event *ev, const mr_cycle *c)
+{
+    uint32_t len = c->len, nacc = 0;
+    uint64_t count = r->rep_left, period = 0;
+    for (uint32_t k = 0; k < len; k++) {
+        const mr_exit_def *x = &c->bs[k]->exits[c->exit[k]];
+        uint64_t times = count / len + (k < count % len);
+        if (add_work(r, times, x->naccesses))
+            return -1;
+        period += x->ninstrs;
+        nacc += x->naccesses;
+    }
+    if (group_reserve(r, len, nacc))
+        return -1;
+    /* The body's first trip, one execution at a time: each block's first
+     * accesses, and its strides, for its event. */
+    uint64_t time = r->time;
+    for (uint32_t k = 0, at = 0; k < len; k++) {
+        mr_bstate *bs = c->bs[k];
+        uint32_t exit = c->exit[k], n = bs->exits[exit].naccesses;
+        uint64_t times = count / len + (k < count % len);
+        mr_access *out = repeat_step(r, bs, n);
+        memcpy(r->group_acc + at, out, n * sizeof *out);
+        for (uint32_t i = 0; i < n; i++)
+            r->group_str[at + i] = bs->pred[i].stride;
+        mr_event *g = &r->group_ev[k];
+        g->kind = MR_EV_EXEC;
+        g->tid = r->cur_tid;
+        g->time = time;
+        g->u.exec.def = bs->def;
+        g->u.exec.exit = exit;
+        g->u.exec.ninstrs = bs->exits[exit].ninstrs;
+        g->u.exec.naccesses = n;
+        g->u.exec.accesses = r->group_acc + at;
+        g->u.exec.repeat = times;
+        g->u.exec.strides = times > 1 ? r->group_str + at : NULL;
+        g->u.exec.period = period;
+        time += bs->exits[exit].ninstrs;
+        at += n;
+        /* The rest of its executions: addresses, counts, clock. */
+        skip_addresses(r, bs, n, times - 1);
+        bs->execs[exit] += times;
+        r->time += times * bs->exits[exit].ninstrs;
+    }
+    /* Value offsets as the last trip leaves them: the two last trips,
+     * the first to bring the latest value to where the second starts. */
+    uint64_t last = r->last_value;
+    for (uint64_t x = count - 2 * len; x < count; x++)
+        last = set_voffs(c->bs[x % len], c->bs[x % len]->exits[c->exit[x % len]].naccesses,
+                         last);
+    r->last_value = last;
+    uint32_t end = (uint32_t)((count - 1) % len);
+    r->prev_slot = &c->bs[end]->succ_bs[c->exit[end]];
+    r->rep_left = 0;
+    r->group_len = len;
+    r->group_next = 0;
+    return mr_hits_group_next(r, ev);
+}
+
+int mr_hits_group_next(mr_reader *r, mr_event *ev)
+{
+    *ev = r->group_ev[r->group_next++];
+    if (r->group_next == r->group_len) {
+        r->group_len = 0;
+        r->fast = r->cur->jump == MR_JUMP_BORING;
+    } else {
+        r->fast = 0;
+    }
+    return 1;
+}
+
+/* Delivers the next execution of the run being decoded: the predicted
+ * block by the exit it took last time. When batching and the block follows
+ * itself by that exit, every execution left is this block's: they come as
+ * one event (unless the exit is a call or return: those synthesise an
+ * event per execution); a loop body of several blocks comes as one event
+ * per block (MR_BATCH_PER_INSTRUCTION, see deliver_group). */
+int mr_hits_next(mr_reader *r, mr_event *ev)
+{
+    mr_bstate *bs = r->prev_slot ? *r->prev_slot : NULL;
+    if (MR_UNLIKELY(!bs))
+        return CORRUPT(r, "repeated execution without a predicted block");
+    uint32_t exit = bs->last_exit;
+    if (MR_UNLIKELY(exit >= bs->nexits))   /* none in this chunk yet */
+        return CORRUPT(r, "repeated execution of a block without a previous exit");
+    const mr_exit_def *ex = &bs->exits[exit];
+    uint32_t n = ex->naccesses;
+    uint64_t k = 1;
+    if (r->batching && ex->jump == MR_JUMP_BORING && r->rep_left > 1) {
+        if (bs->succ_bs[exit] == bs) {
+            k = r->rep_left;
+        } else if (r->batching == MR_BATCH_PER_INSTRUCTION && r->cur &&
+                   r->cur->jump == MR_JUMP_BORING) {
+            const mr_cycle *c = find_cycle(bs);
+            if (c && c->batchable && r->rep_left >= 2ull * c->len)
+                return deliver_group(r, ev, c);
+        }
+    }
+    if (add_work(r, k, n))
+        return -1;
+    mr_access *out = repeat_step(r, bs, n);
+    if (k > 1) {   /* the first execution's accesses, then the strides */
+        if (out != r->acc)
+            memcpy(r->acc, out, n * sizeof *out);
+        out = r->acc;
+        for (uint32_t i = 0; i < n; i++)
+            r->strides[i] = bs->pred[i].stride;
+        skip_addresses(r, bs, n, k - 1);
+        /* The last execution starts with the value this one ended with. */
+        r->last_value = set_voffs(bs, n, r->last_value);
+    }
+    r->rep_left -= k;
+    return mr_deliver_exec(r, ev, bs, exit, out, n, k);
+}
+
+int mr_hits_decode(mr_reader *r, mr_event *ev)
+{
+    int bad = 0;
+    const uint8_t *p = r->sp[MR_S_BLOCK];
+    uint64_t k = p < r->se[MR_S_BLOCK] ? mr_get_varint(&p, &bad) : 0;
+    if (bad || p > r->se[MR_S_BLOCK] || k == 0 || k > MR_MAX_CHUNK_HITS)
+        return CORRUPT(r, "bad repeat count");
+    r->sp[MR_S_BLOCK] = p;
+    r->rep_left = k;
+    return mr_hits_next(r, ev);
+}
