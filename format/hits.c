@@ -1,10 +1,11 @@
 /*
  * hits.c: EXEC_HITS records (SPEC.md 6.4), runs of executions that repeat
  * their predictions: every execution the predicted block by its last exit,
- * every address a HIT, every value unchanged. A run is expanded into one
- * event per execution, or, when the caller asked for batches
- * (mr_reader_batch), delivered whole: a block that follows itself as one
- * event, a loop body of several blocks as one event per block.
+ * every address a HIT; values are coded as usual. A run is expanded into
+ * one event per execution, or, when the caller asked for batches
+ * (mr_reader_batch) and the run's values do not change, delivered whole: a
+ * block that follows itself as one event, a loop body of several blocks as
+ * one event per block.
  */
 #include <stdlib.h>
 #include "trace_internal.h"
@@ -35,8 +36,8 @@ static inline void count_all(mr_totals *t, const mr_bstate *bs, uint32_t n, uint
     t->modifies += times * bs->kcount[3 * n + 2];
 }
 
-/* One execution of a run: every address its prediction, every value
- * unchanged. Returns the accesses delivered. */
+/* One execution of a run: every address its prediction, each value from
+ * the VALUE stream. Returns the accesses delivered, NULL if corrupt. */
 static mr_access *repeat_step(mr_reader *r, mr_bstate *bs, uint32_t n)
 {
     mr_pred *pred = bs->pred;
@@ -48,15 +49,28 @@ static mr_access *repeat_step(mr_reader *r, mr_bstate *bs, uint32_t n)
     }
     mr_access *out = bs->has_guard ? r->acc : tmpl;
     uint64_t last = r->last_value;
+    const uint8_t *vp = r->sp[MR_S_VALUE], *vend = r->se[MR_S_VALUE];
+    int bad = 0;
     for (uint32_t i = 0; i < n; i++) {
         pred[i].addr += pred[i].stride;
         pred[i].voff = pred[i].addr - last;
         if (out != tmpl)
             out[i] = tmpl[i];
         out[i].addr = pred[i].addr;
-        if (bs->aflags[i] & MR_ACC_VALUE)
+        if (bs->aflags[i] & MR_ACC_VALUE) {
+            if (MR_UNLIKELY(vp >= vend)) {
+                CORRUPT(r, "value stream exhausted");
+                return NULL;
+            }
+            pred[i].value += (uint64_t)mr_unzigzag(mr_get_varint(&vp, &bad));
             out[i].value = last = pred[i].value;
+        }
     }
+    if (MR_UNLIKELY(bad || vp > vend)) {
+        CORRUPT(r, "value stream overrun");
+        return NULL;
+    }
+    r->sp[MR_S_VALUE] = vp;
     r->last_value = last;
     if (bs->has_guard)
         count_all(&r->tot, bs, n, 1);
@@ -91,6 +105,38 @@ static uint64_t set_voffs(mr_bstate *bs, uint32_t n, uint64_t last)
             last = bs->pred[i].value;
     }
     return last;
+}
+
+/* The value accesses among the first n of bs. */
+static uint32_t values_of(const mr_bstate *bs, uint32_t n)
+{
+    uint32_t nv = 0;
+    if (bs->has_value)
+        for (uint32_t i = 0; i < n; i++)
+            nv += (bs->aflags[i] & MR_ACC_VALUE) != 0;
+    return nv;
+}
+
+/* How far a run can be batched as far as values go: after the first
+ * nfirst value deltas of the VALUE stream (the first execution or trip,
+ * whose values may change), how many of the next (at most limit) are 0,
+ * one zero byte each: the later executions that load and store the same
+ * values as the one before. */
+static uint64_t zero_values(const mr_reader *r, uint64_t nfirst, uint64_t limit)
+{
+    const uint8_t *p = r->sp[MR_S_VALUE], *end = r->se[MR_S_VALUE];
+    for (; nfirst; nfirst--) {
+        while (p < end && (*p & 0x80))
+            p++;
+        if (p++ >= end)
+            return 0;
+    }
+    if (limit > (uint64_t)(end - p))
+        limit = (uint64_t)(end - p);
+    uint64_t z = 0;
+    while (z < limit && !p[z])
+        z++;
+    return z;
 }
 
 /* Work of a chunk's runs, bounded by MR_MAX_CHUNK_HITS. 0 or -1. */
@@ -193,21 +239,44 @@ static int group_reserve(mr_reader *r, size_t nev, size_t nacc)
 
 /* Delivers the rest of a run (r->rep_left >= 2 * c->len executions, the
  * thread's last jump boring) over the loop body c as one event per block:
- * block k ran the executions k, k + len, k + 2 len, ... of the run. The
- * state ends as after the last execution. */
+ * block k ran the executions k, k + len, k + 2 len, ... of the run, as
+ * far as values do not change (the rest of the run stays in rep_left). The
+ * state ends as after the last execution delivered. 1 delivered, 0 not
+ * batchable (values change too soon; nothing consumed), -1 corrupt. */
 static int deliver_group(mr_reader *r, mr_event *ev, const mr_cycle *c)
 {
     uint32_t len = c->len, nacc = 0;
     uint64_t count = r->rep_left, period = 0;
     for (uint32_t k = 0; k < len; k++) {
         const mr_exit_def *x = &c->bs[k]->exits[c->exit[k]];
-        uint64_t times = count / len + (k < count % len);
-        if (add_work(r, times, x->naccesses))
-            return -1;
         period += x->ninstrs;
         nacc += x->naccesses;
     }
-    if (group_reserve(r, len, nacc))
+    /* The executions after the first trip whose values do not change:
+     * whole trips of vtrip values each, then blocks of one more trip. */
+    uint64_t nfirst = 0, nrest, vtrip;
+    uint32_t nv[MR_CYCLE_MAX];
+    for (uint32_t k = 0; k < len; k++)
+        nfirst += nv[k] = values_of(c->bs[k], c->bs[k]->exits[c->exit[k]].naccesses);
+    vtrip = nfirst;
+    if (vtrip) {
+        uint64_t z = zero_values(r, nfirst, (count - len) * vtrip);
+        uint64_t x = len + z / vtrip * len;   /* executions batchable */
+        for (uint64_t left = z % vtrip; x < count && nv[x % len] <= left; x++)
+            left -= nv[x % len];
+        if (x < count)
+            count = x;
+        if (count < 2ull * len)
+            return 0;   /* values change too soon: the caller expands */
+    }
+    nrest = 0;
+    for (uint32_t k = 0; k < len; k++)
+        nrest += (count / len + (k < count % len) - 1) * nv[k];
+    for (uint32_t k = 0; k < len; k++)
+        if (add_work(r, count / len + (k < count % len),
+                     c->bs[k]->exits[c->exit[k]].naccesses))
+            return -1;
+    if (group_reserve(r, len, nacc ? nacc : 1))   /* never NULL for memcpy */
         return -1;
     /* The body's first trip, one execution at a time: each block's first
      * accesses, and its strides, for its event. */
@@ -217,6 +286,8 @@ static int deliver_group(mr_reader *r, mr_event *ev, const mr_cycle *c)
         uint32_t exit = c->exit[k], n = bs->exits[exit].naccesses;
         uint64_t times = count / len + (k < count % len);
         mr_access *out = repeat_step(r, bs, n);
+        if (!out)
+            return -1;
         memcpy(r->group_acc + at, out, n * sizeof *out);
         for (uint32_t i = 0; i < n; i++)
             r->group_str[at + i] = bs->pred[i].stride;
@@ -239,6 +310,7 @@ static int deliver_group(mr_reader *r, mr_event *ev, const mr_cycle *c)
         bs->execs[exit] += times;
         r->time += times * bs->exits[exit].ninstrs;
     }
+    r->sp[MR_S_VALUE] += nrest;   /* the later trips' zero value deltas */
     /* Value offsets as the last trip leaves them: the two last trips,
      * the first to bring the latest value to where the second starts. */
     uint64_t last = r->last_value;
@@ -248,7 +320,7 @@ static int deliver_group(mr_reader *r, mr_event *ev, const mr_cycle *c)
     r->last_value = last;
     uint32_t end = (uint32_t)((count - 1) % len);
     r->prev_slot = &c->bs[end]->succ_bs[c->exit[end]];
-    r->rep_left = 0;
+    r->rep_left -= count;
     r->group_len = len;
     r->group_next = 0;
     return mr_hits_group_next(r, ev);
@@ -259,7 +331,7 @@ int mr_hits_group_next(mr_reader *r, mr_event *ev)
     *ev = r->group_ev[r->group_next++];
     if (r->group_next == r->group_len) {
         r->group_len = 0;
-        r->fast = r->cur->jump == MR_JUMP_BORING;
+        r->fast = r->cur->jump == MR_JUMP_BORING && !r->rep_left;
     } else {
         r->fast = 0;
     }
@@ -284,18 +356,25 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
     uint32_t n = ex->naccesses;
     uint64_t k = 1;
     if (r->batching && ex->jump == MR_JUMP_BORING && r->rep_left > 1) {
+        uint32_t nv = values_of(bs, n);
         if (bs->succ_bs[exit] == bs) {
-            k = r->rep_left;
+            /* as many as load and store the values of the one before */
+            k = nv ? 1 + zero_values(r, nv, (r->rep_left - 1) * nv) / nv : r->rep_left;
         } else if (r->batching == MR_BATCH_PER_INSTRUCTION && r->cur &&
                    r->cur->jump == MR_JUMP_BORING) {
             const mr_cycle *c = find_cycle(bs);
-            if (c && c->batchable && r->rep_left >= 2ull * c->len)
-                return deliver_group(r, ev, c);
+            if (c && c->batchable && r->rep_left >= 2ull * c->len) {
+                int rc = deliver_group(r, ev, c);
+                if (rc)
+                    return rc;
+            }
         }
     }
     if (add_work(r, k, n))
         return -1;
     mr_access *out = repeat_step(r, bs, n);
+    if (!out)
+        return -1;
     if (k > 1) {   /* the first execution's accesses, then the strides */
         if (out != r->acc)
             memcpy(r->acc, out, n * sizeof *out);
@@ -303,6 +382,7 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
         for (uint32_t i = 0; i < n; i++)
             r->strides[i] = bs->pred[i].stride;
         skip_addresses(r, bs, n, k - 1);
+        r->sp[MR_S_VALUE] += (k - 1) * values_of(bs, n);   /* zero deltas */
         /* The last execution starts with the value this one ended with. */
         r->last_value = set_voffs(bs, n, r->last_value);
     }

@@ -688,10 +688,10 @@ static inline void count_accesses(mr_totals *t, const mr_bstate *bs, uint32_t fr
     t->modifies += k[3 * to + 2] - k[3 * from + 2];
 }
 
-/* The leading accesses of an execution that repeat their prediction
- * exactly: address a HIT, value (if recorded) unchanged, guard true. Their
- * state is updated as coding them would; returns how many (n: all, the
- * execution may join an EXEC_HITS run). *vi: values among them. */
+/* The leading accesses of an execution that repeat their prediction:
+ * address a HIT, guard true. Their state is updated and their values
+ * coded as coding them would; returns how many (n: all, the execution may
+ * join an EXEC_HITS run). *vi: values among them. */
 static uint32_t hit_prefix(mr_writer *w, mr_bstate *bs, uint32_t n, const uint64_t *addrs,
                            const uint64_t *values, uint32_t *vi)
 {
@@ -709,25 +709,31 @@ static uint32_t hit_prefix(mr_writer *w, mr_bstate *bs, uint32_t n, const uint64
     }
     uint64_t last = w->last_value;
     uint32_t v = 0;
+    mr_buf *vs = &w->s[MR_S_VALUE];
+    uint8_t *vp = vs->p + vs->len;   /* room: begin_chunk's MR_RECORD_ROOM */
     for (; i < n; i++) {
         uint8_t f = bs->aflags[i];
         uint64_t a = addrs[i];
         if (a - pred[i].addr != pred[i].stride || ((f & MR_ACC_GUARDED) && a == 0) ||
-            ((f & MR_ACC_VALUE) && (!values || values[v] != pred[i].value)))
+            ((f & MR_ACC_VALUE) && !values))
             break;
         pred[i].addr = a;
         pred[i].voff = a - last;
-        if (f & MR_ACC_VALUE)
-            last = values[v++];
+        if (f & MR_ACC_VALUE) {
+            uint64_t val = values[v++];
+            vp = mr_put_varint(vp, mr_zigzag((int64_t)(val - pred[i].value)));
+            pred[i].value = last = val;
+        }
     }
+    vs->len = vp - vs->p;
     w->last_value = last;
     *vi = v;
     return i;
 }
 
 /* Codes accesses [k, n) of an execution as flags, deltas and values; the
- * first k repeated their prediction (hit_prefix) and are coded as such:
- * HIT flags and zero value deltas. */
+ * first k repeated their prediction (hit_prefix): HIT flags (their values
+ * are code_values'). */
 static int code_accesses(mr_writer *w, uint32_t block, mr_bstate *bs, uint32_t k, uint32_t n,
                          const uint64_t *addrs, const uint64_t *values, uint32_t vi)
 {
@@ -738,8 +744,6 @@ static int code_accesses(mr_writer *w, uint32_t block, mr_bstate *bs, uint32_t k
     mr_pred *pred = bs->pred;
     memset(fl, MR_F_HIT, k);
     fl += k;
-    memset(vp, 0, vi);   /* zigzag(0) is one zero byte */
-    vp += vi;
     if (bs->has_guard)
         count_accesses(&w->tot, bs, 0, k);
     if (bs->simple) {
@@ -862,7 +866,9 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     w->time += ex->ninstrs;
     w->prev = bs;
     w->prev_exit = exit;
-    return end_record(w);   /* also closes a chunk grown by a run's record */
+    if (!record && !vi)   /* nothing written: only the run's work can fill the chunk */
+        return MR_UNLIKELY(w->hits_work >= w->hits_limit) ? flush_all(w) : 0;
+    return end_record(w);
 }
 
 int mr_write_heap(mr_writer *w, const mr_heap *h)

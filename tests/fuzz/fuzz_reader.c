@@ -70,7 +70,8 @@ static void drain(mr_reader *r)
         sink += ev.time;
         if (ev.kind == MR_EV_EXEC)
             for (uint32_t i = 0; i < ev.u.exec.naccesses; i++)
-                sink += ev.u.exec.accesses[i].addr + ev.u.exec.accesses[i].value;
+                sink += ev.u.exec.accesses[i].addr + ev.u.exec.accesses[i].value +
+                        (ev.u.exec.repeat > 1 ? ev.u.exec.strides[i] : 0);
         if (ev.kind == MR_EV_BLOCK_DEF)
             sink += mr_reader_symbol(r, ev.u.block_def->addr) != NULL;
         if (ev.kind == MR_EV_HEAP && ev.u.heap.stack)
@@ -106,6 +107,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mr_free_error(err);
         return 0;
     }
+    /* Every way of delivering runs of repeats, by the input's size. */
+    static const int modes[] = { MR_BATCH_OFF, MR_BATCH_REPEATS, MR_BATCH_PER_INSTRUCTION };
+    mr_reader_batch(r, modes[size % 3]);
     drain(r);
     if (mr_next(r, &(mr_event){ 0 }) == -1 && !mr_reader_error(r))
         abort();   /* an error must come with a message */

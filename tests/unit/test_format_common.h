@@ -177,8 +177,9 @@ static void gen_block_def(gen *g, uint32_t id)
 }
 
 /* One execution of block id by exit. In a loop (loop != 0) every guard is
- * true and every value the same each time, so executions whose addresses
- * all follow their strides become EXEC_HITS runs. */
+ * true, so executions whose addresses all follow their strides become
+ * EXEC_HITS runs; with loop 1 every value is the same each time too (a
+ * batchable run), with loop 2 values change. */
 static void gen_exec_one(gen *g, uint32_t id, uint32_t exit, int loop)
 {
     gen_block *b = g->blocks[id];
@@ -208,7 +209,9 @@ static void gen_exec_one(gen *g, uint32_t id, uint32_t exit, int loop)
         if ((a->flags & MR_ACC_GUARDED) && !loop && rndn(3) == 0)
             addr = 0;
         addrs[i] = addr;
-        uint64_t v = loop ? 0x1000 * (uint64_t)(id + 1) + i : rndn(2) ? rnd() : addr + rndn(4);
+        uint64_t v = loop == 1 ? 0x1000 * (uint64_t)(id + 1) + i
+                   : loop == 2 ? g->time * 8 + i
+                   : rndn(2) ? rnd() : addr + rndn(4);
         if (a->flags & MR_ACC_VALUE)
             values[nv++] = v;
         if ((a->flags & MR_ACC_GUARDED) && addr == 0)
@@ -275,9 +278,10 @@ static void gen_loop(gen *g)
     }
     if (g->cur < 0)
         g->cur = gen_thread_index(g, g->cur_tid);
+    int loop = rndn(3) ? 1 : 2;
     for (uint32_t i = 0; i < trips; i++)
         for (uint32_t k = 0; k < len; k++)
-            gen_exec_one(g, id[k], exit[k], 1);
+            gen_exec_one(g, id[k], exit[k], loop);
 }
 
 static void gen_heap(gen *g)
