@@ -491,6 +491,49 @@ static void test_stride_mode_is_transparent(void **state)
     }
 }
 
+/* mempat_access_run is only a faster way to the same result: random loop
+ * nests whose inner loops go in as runs give the lines and summaries of
+ * the same accesses fed one by one. */
+static void test_access_run_is_transparent(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 2000; round++) {
+        uint32_t cap = 1 + (uint32_t)(round % 12);
+        mempat *a = mempat_new(cap), *b = mempat_new(cap);
+        int pieces = 1 + (int)rng(6);
+        for (int piece = 0; piece < pieces; piece++) {
+            uint64_t instr = 0x100 + rng(3);
+            uint32_t size = rng(4) ? 8 : 1u << rng(4);
+            uint64_t base = (1u << 20) + (rng(4096) & ~(uint64_t)(size - 1));
+            uint64_t n1 = 1 + rng(rng(2) ? 200 : 5), n2 = 1 + rng(6);
+            int64_t s1 = (int64_t)size * (rng(3) ? 1 : (int64_t)rng(5) - 2);
+            int64_t s2 = (int64_t)size * ((int64_t)rng(40) - 10);
+            uint32_t slot = mempat_slot(a, instr, R);
+            assert_int_equal(slot, mempat_slot(b, instr, R));
+            for (uint64_t j = 0; j < n2; j++) {
+                uint64_t start = base + j * s2;
+                mempat_access_run(a, mempat_runs(a), slot, start, (uint64_t)s1, n1, size);
+                for (uint64_t i = 0; i < n1; i++)
+                    mempat_access(b, mempat_runs(b), slot, start + i * s1, size);
+            }
+        }
+        char *la = all_lines(a), *lb = all_lines(b);
+        assert_string_equal(la, lb);
+        for (uint32_t s = 0; s < mempat_count(a); s++) {
+            mempat_info ia = info_of(a, s), ib = info_of(b, s);
+            assert_int_equal(ia.accesses, ib.accesses);
+            assert_int_equal(ia.overflowed, ib.overflowed);
+            assert_int_equal(ia.min, ib.min);
+            assert_int_equal(ia.max, ib.max);
+            assert_int_equal(ia.stride, ib.stride);
+        }
+        free(la);
+        free(lb);
+        mempat_free(a);
+        mempat_free(b);
+    }
+}
+
 static void test_kind_names(void **state)
 {
     (void)state;
@@ -524,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_overflow_long),
         cmocka_unit_test(test_stride_prediction_exits),
         cmocka_unit_test(test_stride_mode_is_transparent),
+        cmocka_unit_test(test_access_run_is_transparent),
         cmocka_unit_test(test_kind_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
