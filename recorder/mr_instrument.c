@@ -91,6 +91,166 @@ static Bool wants_value(IRType ty)
     }
 }
 
+/* ---- pointer-sized values that are data ----
+ * --values=pointers records every 8-byte load and store, but one moved
+ * between memory and a vector register (movsd, movq to or from %xmm) is
+ * floating-point or vector data: addresses live in integer registers. Its
+ * value would be recorded for nothing and, changing every time, keep loops
+ * over doubles from being coded as repeats. */
+
+#if defined(VGA_amd64)
+#include <stddef.h>
+#include "libvex_guest_amd64.h"
+/* Whether size bytes at guest state offset off lie in %ymm0-%ymm15. */
+static Bool in_vector_regs(Int off, Int size)
+{
+    return off >= (Int)offsetof(VexGuestAMD64State, guest_YMM0) &&
+           off + size <= (Int)offsetof(VexGuestAMD64State, guest_YMM16);
+}
+#else
+static Bool in_vector_regs(Int off, Int size) { return False; }
+#endif
+
+/* Whether expression e reads temp t. */
+static Bool expr_reads(const IRExpr *e, IRTemp t)
+{
+    if (!e)
+        return False;
+    switch (e->tag) {
+    case Iex_RdTmp: return e->Iex.RdTmp.tmp == t;
+    case Iex_Load: return expr_reads(e->Iex.Load.addr, t);
+    case Iex_GetI: return expr_reads(e->Iex.GetI.ix, t);
+    case Iex_Unop: return expr_reads(e->Iex.Unop.arg, t);
+    case Iex_Binop: return expr_reads(e->Iex.Binop.arg1, t) || expr_reads(e->Iex.Binop.arg2, t);
+    case Iex_Triop:
+        return expr_reads(e->Iex.Triop.details->arg1, t) ||
+               expr_reads(e->Iex.Triop.details->arg2, t) ||
+               expr_reads(e->Iex.Triop.details->arg3, t);
+    case Iex_Qop:
+        return expr_reads(e->Iex.Qop.details->arg1, t) ||
+               expr_reads(e->Iex.Qop.details->arg2, t) ||
+               expr_reads(e->Iex.Qop.details->arg3, t) ||
+               expr_reads(e->Iex.Qop.details->arg4, t);
+    case Iex_ITE:
+        return expr_reads(e->Iex.ITE.cond, t) || expr_reads(e->Iex.ITE.iftrue, t) ||
+               expr_reads(e->Iex.ITE.iffalse, t);
+    case Iex_CCall:
+        for (Int i = 0; e->Iex.CCall.args[i]; i++)
+            if (expr_reads(e->Iex.CCall.args[i], t))
+                return True;
+        return False;
+    default:
+        return False;   /* Get, Const and the like read no temp */
+    }
+}
+
+/* Floating-point and vector types: what no address is computed in. */
+static Bool is_data_type(IRType ty)
+{
+    return ty == Ity_F16 || ty == Ity_F32 || ty == Ity_F64 || ty == Ity_F128 ||
+           ty == Ity_D32 || ty == Ity_D64 || ty == Ity_D128 || ty == Ity_V128 ||
+           ty == Ity_V256;
+}
+
+/* Whether statement st of sb reads temp t, apart from "PUT(vector reg) =
+ * t" and a floating-point or vector temp computed from it (*into_vector
+ * is then set). */
+static Bool stmt_reads(const IRSB *sb, const IRStmt *st, IRTemp t, Bool *into_vector)
+{
+    switch (st->tag) {
+    case Ist_Put: {
+        const IRExpr *d = st->Ist.Put.data;
+        if (d->tag == Iex_RdTmp && d->Iex.RdTmp.tmp == t &&
+            in_vector_regs(st->Ist.Put.offset, 8)) {
+            *into_vector = True;
+            return False;
+        }
+        return expr_reads(d, t);
+    }
+    case Ist_PutI:
+        return expr_reads(st->Ist.PutI.details->ix, t) ||
+               expr_reads(st->Ist.PutI.details->data, t);
+    case Ist_WrTmp:
+        if (!expr_reads(st->Ist.WrTmp.data, t))
+            return False;
+        if (is_data_type(typeOfIRTemp(sb->tyenv, st->Ist.WrTmp.tmp))) {
+            *into_vector = True;   /* e.g. 64UtoV128 for addsd (mem), %xmm0 */
+            return False;
+        }
+        return True;
+    case Ist_Store: return expr_reads(st->Ist.Store.addr, t) || expr_reads(st->Ist.Store.data, t);
+    case Ist_StoreG: {
+        const IRStoreG *g = st->Ist.StoreG.details;
+        return expr_reads(g->addr, t) || expr_reads(g->data, t) || expr_reads(g->guard, t);
+    }
+    case Ist_LoadG: {
+        const IRLoadG *g = st->Ist.LoadG.details;
+        return expr_reads(g->addr, t) || expr_reads(g->alt, t) || expr_reads(g->guard, t);
+    }
+    case Ist_CAS: {
+        const IRCAS *c = st->Ist.CAS.details;
+        return expr_reads(c->addr, t) || expr_reads(c->expdLo, t) || expr_reads(c->expdHi, t) ||
+               expr_reads(c->dataLo, t) || expr_reads(c->dataHi, t);
+    }
+    case Ist_LLSC:
+        return expr_reads(st->Ist.LLSC.addr, t) || expr_reads(st->Ist.LLSC.storedata, t);
+    case Ist_Dirty: {
+        const IRDirty *d = st->Ist.Dirty.details;
+        if (expr_reads(d->guard, t) || expr_reads(d->mAddr, t))
+            return True;
+        for (Int i = 0; d->args[i]; i++)
+            if (expr_reads(d->args[i], t))
+                return True;
+        return False;
+    }
+    case Ist_Exit: return expr_reads(st->Ist.Exit.guard, t);
+    case Ist_AbiHint:
+        return expr_reads(st->Ist.AbiHint.base, t) || expr_reads(st->Ist.AbiHint.nia, t);
+    default:
+        return False;
+    }
+}
+
+/* Whether the value of an access is vector data: a load whose temp goes
+ * nowhere but into vector registers or floating-point and vector temps,
+ * or a store of a temp read from a vector register. */
+static Bool is_vector_data(const IRSB *sb, const access_info *a)
+{
+    if (!a->value || a->value->tag != Iex_RdTmp)
+        return False;
+    IRTemp t = a->value->Iex.RdTmp.tmp;
+    if (a->kind == MR_LOAD) {
+        Bool into_vector = False;
+        for (Int i = a->stmt + 1; i < sb->stmts_used; i++)
+            if (stmt_reads(sb, sb->stmts[i], t, &into_vector))
+                return False;
+        return into_vector && !expr_reads(sb->next, t);
+    }
+    for (Int i = 0; i < a->stmt; i++) {   /* a store: where t comes from */
+        const IRStmt *st = sb->stmts[i];
+        if (st->tag != Ist_WrTmp || st->Ist.WrTmp.tmp != t)
+            continue;
+        const IRExpr *d = st->Ist.WrTmp.data;   /* a lane of %xmm, or V128to64(...) */
+        return (d->tag == Iex_Get && in_vector_regs(d->Iex.Get.offset, 8)) ||
+               (d->tag == Iex_Unop && is_data_type(typeOfIRExpr(sb->tyenv, d->Iex.Unop.arg)));
+    }
+    return False;
+}
+
+/* Drops the value of every pointer-sized access that moves vector data. */
+static void drop_vector_values(block_scan *s, const IRSB *sb)
+{
+    if (mr_clo.values != MR_VALUES_POINTERS)
+        return;
+    for (UInt i = 0; i < s->nacc; i++) {
+        access_info *a = &s->acc[i];
+        if ((a->flags & MR_ACC_VALUE) && is_vector_data(sb, a)) {
+            a->flags &= (UChar)~MR_ACC_VALUE;
+            a->value = NULL;
+        }
+    }
+}
+
 static Bool is_true(const IRExpr *guard)
 {
     return guard == NULL ||
@@ -391,6 +551,7 @@ IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *in,
     }
     add_exit(&s, -1, in->jumpkind);
     tl_assert(s.nexits < WIRE_MAX_EXITS);
+    drop_vector_values(&s, in);
 
     mr_defs_scan_modules();
     UInt nwords;

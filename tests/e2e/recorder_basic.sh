@@ -205,6 +205,15 @@ record "$TMP/novalues.trace" --values=none "$SAMPLES/linked_list" 1000 >/dev/nul
 check_eq "--values=none: no values" 0 "$(info "$TMP/novalues.trace" values)"
 check "--values=pointers (default): pointer values recorded" \
   [ "$(info "$TMP/list.trace" values)" -gt 1000 ]
+# The matrix sums doubles: 8-byte loads into %xmm are data, not pointers,
+# so their values are not recorded: the 512x512 walks load 2 x 262144, the
+# start-up (ld.so, libc) loads some 30000 pointers.
+record "$TMP/matrix.trace" "$SAMPLES/matrix" 512 1 >/dev/null
+mloads=$(info "$TMP/matrix.trace" loads) mvalues=$(info "$TMP/matrix.trace" values)
+check "--values=pointers: no values of doubles loaded into %xmm ($mvalues values, $mloads loads)" \
+  [ "$mloads" -gt 524288 -a "$mvalues" -lt 100000 ]
+check "--values=all: the doubles' values too" \
+  [ "$(record "$TMP/mall.trace" --values=all "$SAMPLES/matrix" 512 1 >/dev/null; info "$TMP/mall.trace" values)" -gt 524288 ]
 record "$TMP/nomem.trace" --trace-mem=no "$SAMPLES/linked_list" 1000 >/dev/null
 check_eq "--trace-mem=no: no accesses" 0 "$(info "$TMP/nomem.trace" accesses)"
 check_eq "--trace-mem=no: same instructions" "$(info "$TMP/list.trace" instructions)" \
