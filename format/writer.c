@@ -52,8 +52,9 @@ struct mr_writer {
     uint64_t last_value;     /* value of the chunk's latest value access */
     /* The EXEC_HITS record being gathered (SPEC.md 6.4): run_n executions,
      * each of the predicted block by the exit it took last time, every
-     * address a HIT, every value unchanged. Written when the run ends:
-     * nothing else is written while it lasts, so stream order is kept. */
+     * address a HIT, every guard true (values go to VALUE as they come).
+     * Written when the run ends: no other record is written while it
+     * lasts, so the streams keep record order. */
     uint64_t run_n;          /* 0: no run */
     uint64_t hits_work;      /* executions + accesses the chunk's EXEC_HITS
                               * records stand for: bounded per chunk, so a
