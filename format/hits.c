@@ -376,9 +376,9 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
     if (!out)
         return -1;
     if (k > 1) {   /* the first execution's accesses, then the strides */
-        if (out != r->acc)
+        if (n && out != r->acc)   /* r->acc is NULL while no block has accesses */
             memcpy(r->acc, out, n * sizeof *out);
-        out = r->acc;
+        out = n ? r->acc : out;
         for (uint32_t i = 0; i < n; i++)
             r->strides[i] = bs->pred[i].stride;
         skip_addresses(r, bs, n, k - 1);
