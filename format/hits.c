@@ -355,8 +355,9 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
     const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     uint64_t k = 1;
+    uint32_t nv = 0;   /* value accesses: counted only when batching */
     if (r->batching && ex->jump == MR_JUMP_BORING && r->rep_left > 1) {
-        uint32_t nv = values_of(bs, n);
+        nv = values_of(bs, n);
         if (bs->succ_bs[exit] == bs) {
             /* as many as load and store the values of the one before */
             k = nv ? 1 + zero_values(r, nv, (r->rep_left - 1) * nv) / nv : r->rep_left;
@@ -382,7 +383,7 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
         for (uint32_t i = 0; i < n; i++)
             r->strides[i] = bs->pred[i].stride;
         skip_addresses(r, bs, n, k - 1);
-        r->sp[MR_S_VALUE] += (k - 1) * values_of(bs, n);   /* zero deltas */
+        r->sp[MR_S_VALUE] += (k - 1) * nv;   /* their zero value deltas */
         /* The last execution starts with the value this one ended with. */
         r->last_value = set_voffs(bs, n, r->last_value);
     }
