@@ -331,9 +331,9 @@ int mr_hits_group_next(mr_reader *r, mr_event *ev)
     *ev = r->group_ev[r->group_next++];
     if (r->group_next == r->group_len) {
         r->group_len = 0;
-        r->fast = r->cur->jump == MR_JUMP_BORING && !r->rep_left;
+        r->fast = r->cur->jump == MR_JUMP_BORING ? mr_fast_mode(r) : MR_FAST_NONE;
     } else {
-        r->fast = 0;
+        r->fast = MR_FAST_NONE;
     }
     return 1;
 }

@@ -793,14 +793,51 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
     return 1;
 }
 
-/* Everything but the quick path; leaves r->fast set only where
- * next_quick may follow (decode_exec and the held execution set it). */
+/* The quick path inside an EXEC_HITS run when not batching: the predicted
+ * block again by the exit it took last time, one without guarded or value
+ * accesses whose exit is boring. No byte is read: every address moves by
+ * its stride (mr_hits_next's general case). 2 when it does not apply (then
+ * nothing was consumed). */
+static inline int next_quick_hit(mr_reader *r, mr_event *ev)
+{
+    mr_bstate *bs = *r->prev_slot;   /* r->fast: prev_slot is set */
+    if (MR_UNLIKELY(!bs || bs->quick_epoch != r->epoch || !bs->simple))
+        return 2;
+    uint32_t exit = bs->last_exit;
+    if (MR_UNLIKELY(exit >= bs->nexits || bs->xq[exit].jump))
+        return 2;
+    mr_exit_quick *xq = &bs->xq[exit];
+    uint32_t n = xq->exec.naccesses;
+    r->chunk_hits += n + 1ull;   /* as add_work */
+    if (MR_UNLIKELY(r->chunk_hits > MR_MAX_CHUNK_HITS))
+        return CORRUPT(r, "too many repeated executions");
+    /* After the run's last execution the next record is read. */
+    r->fast = --r->rep_left ? MR_FAST_HIT : MR_FAST_EXEC;
+    uint64_t time = r->time;
+    ev->kind = MR_EV_EXEC;
+    ev->tid = r->cur_tid;
+    ev->time = time;
+    ev->u.exec = xq->exec;
+    r->time = time + xq->exec.ninstrs;
+    xq->execs++;
+    r->prev_slot = MR_LIKELY(bs->nexits <= MR_SUCC_INLINE) ? &bs->succ_inline[exit]
+                                                           : &bs->succ_bs[exit];
+    mr_pred *p = bs->pred;
+    mr_access *o = bs->tmpl;
+    for (uint32_t i = 0; i < n; i++)
+        o[i].addr += p[i].stride;
+    return 1;
+}
+
+/* Everything but the quick paths; leaves r->fast set only where one may
+ * follow (deliver_exec and the held execution set it). */
 static __attribute__((noinline)) int next_slow(mr_reader *r, mr_event *ev)
 {
     if (r->held) {
         *ev = r->held_ev;
         r->held = 0;
-        r->fast = r->cur->jump == MR_JUMP_BORING && !r->rep_left;   /* as deliver_exec left it */
+        /* as deliver_exec left it */
+        r->fast = r->cur->jump == MR_JUMP_BORING ? mr_fast_mode(r) : MR_FAST_NONE;
         return 1;
     }
     r->fast = 0;
@@ -838,7 +875,7 @@ void mr_reader_batch(mr_reader *r, int mode)
 int mr_next(mr_reader *r, mr_event *ev)
 {
     if (MR_LIKELY(r->fast)) {
-        int rc = next_quick(r, ev);
+        int rc = r->fast == MR_FAST_EXEC ? next_quick(r, ev) : next_quick_hit(r, ev);
         if (MR_LIKELY(rc != 2))
             return rc;
     }

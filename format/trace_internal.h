@@ -410,9 +410,10 @@ struct mr_reader {
     uint64_t prev_sym_addr;
     const uint8_t *sp[MR_NSTREAMS], *se[MR_NSTREAMS];   /* EVENTS streams */
     uint32_t epoch;
-    int fast;                /* mr_next may try its quick path: the last
-                              * record was an execution in this EVENTS chunk,
-                              * nothing held, no failure, its jump boring */
+    int fast;                /* mr_next's quick path that may apply, MR_FAST_*:
+                              * the last record was an execution in this
+                              * EVENTS chunk, nothing held, no failure, its
+                              * jump boring */
     mr_bstate **prev_slot;   /* succ_bs entry of the previous execution's exit:
                               * its predicted successor; NULL none */
     uint64_t last_value;     /* value of the chunk's latest value access */
@@ -485,6 +486,21 @@ int mr_hits_decode(mr_reader *r, mr_event *ev);
 int mr_hits_next(mr_reader *r, mr_event *ev);
 int mr_hits_group_next(mr_reader *r, mr_event *ev);
 
+/* mr_next's quick paths (reader.c), chosen by r->fast. */
+enum {
+    MR_FAST_NONE,   /* next_slow decides */
+    MR_FAST_EXEC,   /* the next record may be an EXEC_PRED: next_quick */
+    MR_FAST_HIT,    /* inside an EXEC_HITS run, not batching: next_quick_hit */
+};
+
+/* The quick path after an execution whose thread's jump is now boring. */
+static inline int mr_fast_mode(const mr_reader *r)
+{
+    if (!r->rep_left)
+        return MR_FAST_EXEC;
+    return r->batching ? MR_FAST_NONE : MR_FAST_HIT;
+}
+
 /* Delivers `repeat` executions of bs by exit (accesses out[0 .. nout)) as
  * one MR_EV_EXEC, after a synthesised call/return when this thread's
  * previous block left through a call/return exit (the execution is then
@@ -528,7 +544,7 @@ static inline int mr_deliver_exec(mr_reader *r, mr_event *ev, mr_bstate *bs, uin
     r->time += repeat * ex->ninstrs;
     r->prev_slot = &bs->succ_bs[exit];
     /* next_quick may follow unless a call/return event is pending. */
-    r->fast = xe == ev && ex->jump == MR_JUMP_BORING && !r->rep_left;
+    r->fast = xe == ev && ex->jump == MR_JUMP_BORING ? mr_fast_mode(r) : MR_FAST_NONE;
     return 1;
 }
 
