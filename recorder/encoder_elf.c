@@ -1,14 +1,84 @@
 /*
- * encoder_elf.c: static data objects (globals, statics) of a module, read
- * from its ELF symbol table with libelf. Valgrind 3.19 gives tools no way
- * to list data symbols, so the encoder reads the file itself.
+ * encoder_elf.c: static data objects of a module, read from its ELF file
+ * with libelf. Valgrind 3.19 gives tools no way to list data symbols, so
+ * the encoder reads the file itself.
+ *
+ * Two kinds of objects:
+ *   - symbols: every sized STT_OBJECT symbol (globals, statics), named by
+ *     the symbol;
+ *   - section gaps: the bytes of the module's allocated, non-executable
+ *     sections (.data, .bss, .got, .got.plt, .data.rel.ro, .rodata,
+ *     .dynsym, .dynstr, .rela.dyn, ...) and of its ELF and program headers
+ *     that no such symbol covers. A stripped library keeps only its dynamic
+ *     symbols, so most of its data (and all of ld.so's relocation work on
+ *     its tables) would otherwise be `unknown`.
+ *
+ * Why gaps and not one object per section: objmap finds an object by the
+ * nearest start at or below the address and looks only a few objects
+ * further down, so an address of .bss behind many symbols would miss an
+ * enclosing section object; and a section object's size and offsets would
+ * mix the named symbols' bytes in. Gaps never overlap a symbol (the symbol
+ * wins) and each access has exactly one object. A gap is named
+ * "module:section" (the module's file name) when it starts at the start of
+ * its section, else "module:section+0xOFF" with OFF its offset in the
+ * section, so OFF plus the offset in the object is the offset in the
+ * section.
  */
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "encoder.h"
+
+/* A range of link-time addresses [start, end). */
+typedef struct range {
+    uint64_t start, end;
+} range;
+
+/* A growable array of ranges. */
+typedef struct ranges {
+    range *v;
+    size_t n, cap;
+} ranges;
+
+/* A region that gaps are cut from: a section, or the headers. */
+typedef struct region {
+    uint64_t start, end;        /* link-time addresses */
+    const char *name;           /* section name, or HEADERS_NAME */
+} region;
+
+#define HEADERS_NAME "(ELF headers)"    /* the ELF header and program headers */
+
+static int ranges_add(ranges *r, uint64_t start, uint64_t end)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        range *v = realloc(r->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->n++] = (range){ start, end };
+    return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const range *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int region_by_start(const void *a, const void *b)
+{
+    const region *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
 
 /* The section holding the symbols: .symtab, or .dynsym in a stripped file. */
 static Elf_Scn *symbol_section(Elf *elf, GElf_Shdr *shdr)
@@ -33,7 +103,10 @@ static Elf_Scn *symbol_section(Elf *elf, GElf_Shdr *shdr)
     return dyn;
 }
 
-static int write_objects(mr_writer *w, const mr_module *m, Elf *elf)
+/* Writes the symbols' objects; their link-time ranges go into syms (when
+ * memory runs out, syms stays short: *oom is set and gaps are skipped). */
+static int write_symbols(mr_writer *w, const mr_module *m, Elf *elf,
+                         ranges *syms, int *oom)
 {
     GElf_Shdr shdr;
     Elf_Scn *scn = symbol_section(elf, &shdr);
@@ -55,8 +128,126 @@ static int write_objects(mr_writer *w, const mr_module *m, Elf *elf)
                          .size = sym.st_size, .module = m->id };
         if (mr_write_dataobj(w, &d) < 0)
             return -1;
+        if (!*oom && ranges_add(syms, sym.st_value, sym.st_value + sym.st_size) < 0)
+            *oom = 1;
     }
     return 0;
+}
+
+/* Does section h hold data of the loaded image? Allocated, not code, and
+ * taking address space (.tbss does not: its addresses are those of the
+ * sections after it; the TLS blocks live elsewhere). */
+static int data_section(const GElf_Shdr *h)
+{
+    return (h->sh_flags & SHF_ALLOC) && !(h->sh_flags & SHF_EXECINSTR) &&
+           h->sh_size > 0 && h->sh_type != SHT_NULL &&
+           !((h->sh_flags & SHF_TLS) && h->sh_type == SHT_NOBITS);
+}
+
+/* The ELF header and the program headers, where the segment at file
+ * offset 0 maps them (ld.so reads a module's program headers there). */
+static int headers_region(Elf *elf, region *out)
+{
+    GElf_Ehdr eh;
+    size_t phnum;
+    if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &phnum) != 0)
+        return 0;
+    uint64_t end = eh.e_phoff + (uint64_t)phnum * eh.e_phentsize;
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+            ph.p_offset == 0 && ph.p_filesz >= end) {
+            *out = (region){ ph.p_vaddr, ph.p_vaddr + end, HEADERS_NAME };
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The regions gaps are cut from, sorted, none overlapping another (a
+ * region starting inside the one before starts at its end). Returns how
+ * many, or -1 when out of memory; *out is for the caller to free. */
+static long data_regions(Elf *elf, region **out)
+{
+    size_t nscn, shstr;
+    if (elf_getshdrnum(elf, &nscn) != 0 || elf_getshdrstrndx(elf, &shstr) != 0)
+        return 0;
+    region *v = malloc((nscn + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    size_t n = headers_region(elf, v);
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
+        GElf_Shdr h;
+        const char *name;
+        if (gelf_getshdr(scn, &h) && data_section(&h) &&
+            (name = elf_strptr(elf, shstr, h.sh_name)) != NULL && *name)
+            v[n++] = (region){ h.sh_addr, h.sh_addr + h.sh_size, name };
+    }
+    qsort(v, n, sizeof *v, region_by_start);
+    uint64_t top = 0;           /* the highest end so far */
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].start < top)
+            v[i].start = top < v[i].end ? top : v[i].end;   /* may become empty */
+        if (v[i].end > top)
+            top = v[i].end;
+    }
+    *out = v;
+    return (long)n;
+}
+
+/* Writes the gap [start, end) of region g as a data object. */
+static int write_gap(mr_writer *w, const mr_module *m, const region *g,
+                     uint64_t start, uint64_t end)
+{
+    const char *slash = strrchr(m->path, '/');
+    const char *base = slash ? slash + 1 : m->path;
+    char name[512];
+    if (start == g->start)
+        snprintf(name, sizeof name, "%s:%s", base, g->name);
+    else
+        snprintf(name, sizeof name, "%s:%s+0x%" PRIx64, base, g->name, start - g->start);
+    mr_dataobj d = { .name = name, .addr = start + (uint64_t)m->bias,
+                     .size = end - start, .module = m->id };
+    return mr_write_dataobj(w, &d);
+}
+
+/* Writes the gaps of every region that the symbols (sorted) leave. */
+static int write_gaps(mr_writer *w, const mr_module *m, const region *regs,
+                      size_t nregs, const ranges *syms)
+{
+    size_t s = 0;               /* first symbol that may end past the cursor */
+    for (size_t i = 0; i < nregs; i++) {
+        uint64_t at = regs[i].start, end = regs[i].end;
+        while (s < syms->n && syms->v[s].end <= at)
+            s++;
+        /* symbols overlapping the region, in order of start; they may
+         * overlap each other (aliases, a symbol inside another) */
+        for (size_t k = s; k < syms->n && syms->v[k].start < end && at < end; k++) {
+            if (syms->v[k].start > at && write_gap(w, m, &regs[i], at, syms->v[k].start) < 0)
+                return -1;
+            if (syms->v[k].end > at)
+                at = syms->v[k].end;
+        }
+        if (at < end && write_gap(w, m, &regs[i], at, end) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_objects(mr_writer *w, const mr_module *m, Elf *elf)
+{
+    ranges syms = { 0 };
+    int oom = 0;
+    region *regs = NULL;
+    int rc = write_symbols(w, m, elf, &syms, &oom);
+    long nregs = rc == 0 && !oom ? data_regions(elf, &regs) : 0;
+    if (nregs > 0) {
+        qsort(syms.v, syms.n, sizeof *syms.v, by_start);
+        rc = write_gaps(w, m, regs, (size_t)nregs, &syms);
+    }
+    free(regs);
+    free(syms.v);
+    return rc;
 }
 
 int encoder_write_dataobjs(mr_writer *w, const mr_module *m)
