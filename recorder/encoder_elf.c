@@ -5,13 +5,16 @@
  *
  * Two kinds of objects:
  *   - symbols: every sized STT_OBJECT symbol (globals, statics), named by
- *     the symbol;
+ *     the symbol, from the module's .symtab, else from the .symtab of its
+ *     separate debug file (found by build id, as gdb and Valgrind find it:
+ *     libc6-dbg names libc's and ld.so's unexported data), else from its
+ *     .dynsym;
  *   - section gaps: the bytes of the module's allocated, non-executable
  *     sections (.data, .bss, .got, .got.plt, .data.rel.ro, .rodata,
  *     .dynsym, .dynstr, .rela.dyn, ...) and of its ELF and program headers
- *     that no such symbol covers. A stripped library keeps only its dynamic
- *     symbols, so most of its data (and all of ld.so's relocation work on
- *     its tables) would otherwise be `unknown`.
+ *     that no such symbol covers. Without them, a stripped library's
+ *     unexported data, and all of ld.so's work on the modules' tables,
+ *     would be `unknown`.
  *
  * Why gaps and not one object per section: objmap finds an object by the
  * nearest start at or below the address and looks only a few objects
@@ -101,6 +104,63 @@ static Elf_Scn *symbol_section(Elf *elf, GElf_Shdr *shdr)
     if (dyn)
         *shdr = dyn_hdr;
     return dyn;
+}
+
+/* Does elf have a full symbol table (.symtab)? */
+static int has_symtab(Elf *elf)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
+        GElf_Shdr h;
+        if (gelf_getshdr(scn, &h) && h.sh_type == SHT_SYMTAB)
+            return 1;
+    }
+    return 0;
+}
+
+/* The GNU build id of elf: *n bytes at *id. 0 if it has none. */
+static int build_id(Elf *elf, const unsigned char **id, size_t *n)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
+        GElf_Shdr h;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &h) || h.sh_type != SHT_NOTE ||
+            !(data = elf_getdata(scn, NULL)))
+            continue;
+        GElf_Nhdr nh;
+        size_t off = 0, name_at, desc_at;
+        while ((off = gelf_getnote(data, off, &nh, &name_at, &desc_at)) > 0) {
+            const char *base = data->d_buf;
+            if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+                memcmp(base + name_at, "GNU", 4) == 0 && nh.n_descsz >= 2) {
+                *id = (const unsigned char *)base + desc_at;
+                *n = nh.n_descsz;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+#define BUILD_ID_DIR "/usr/lib/debug/.build-id/"
+#define BUILD_ID_MAX 64             /* bytes; GNU ld writes 20 (SHA-1) */
+
+/* The separate debug file of a stripped module (Debian's -dbg and -dbgsym
+ * packages), where gdb and Valgrind look for it: BUILD_ID_DIR, the build
+ * id's first byte in hex, "/", the rest in hex, ".debug". It has the
+ * module's full .symtab (local symbols too) at the same link-time
+ * addresses. Returns an open descriptor, or -1. */
+static int open_debug_file(Elf *elf)
+{
+    const unsigned char *id;
+    size_t n;
+    if (!build_id(elf, &id, &n) || n > BUILD_ID_MAX)
+        return -1;
+    char path[sizeof BUILD_ID_DIR + 2 * BUILD_ID_MAX + sizeof "/.debug"];
+    char *p = path + sprintf(path, BUILD_ID_DIR "%02x/", id[0]);
+    for (size_t i = 1; i < n; i++)
+        p += sprintf(p, "%02x", id[i]);
+    strcpy(p, ".debug");
+    return open(path, O_RDONLY | O_CLOEXEC);
 }
 
 /* Writes the symbols' objects; their link-time ranges go into syms (when
@@ -234,12 +294,25 @@ static int write_gaps(mr_writer *w, const mr_module *m, const region *regs,
     return 0;
 }
 
+/* Symbols come from the module's .symtab, else from its separate debug
+ * file's, else from its .dynsym; sections always from the module itself
+ * (a debug file's allocated sections are empty NOBITS placeholders). */
 static int write_objects(mr_writer *w, const mr_module *m, Elf *elf)
 {
     ranges syms = { 0 };
-    int oom = 0;
+    int oom = 0, dfd = -1;
     region *regs = NULL;
-    int rc = write_symbols(w, m, elf, &syms, &oom);
+    Elf *dbg = NULL;
+    if (!has_symtab(elf) && (dfd = open_debug_file(elf)) >= 0 &&
+        (dbg = elf_begin(dfd, ELF_C_READ, NULL)) != NULL && !has_symtab(dbg)) {
+        elf_end(dbg);
+        dbg = NULL;
+    }
+    int rc = write_symbols(w, m, dbg ? dbg : elf, &syms, &oom);
+    if (dbg)
+        elf_end(dbg);
+    if (dfd >= 0)
+        close(dfd);
     long nregs = rc == 0 && !oom ? data_regions(elf, &regs) : 0;
     if (nregs > 0) {
         qsort(syms.v, syms.n, sizeof *syms.v, by_start);
