@@ -4,8 +4,11 @@
 
 #include "memrec_trace.h"
 
-/* Writes a data object for every sized STT_OBJECT symbol of module m's file
- * (its .symtab, else its .dynsym), at the module's load bias. A file that
+/* Writes module m's static data objects, at its load bias: one for every
+ * sized STT_OBJECT symbol (of its .symtab, else of its separate debug
+ * file's, else of its .dynsym), and one for every stretch of its allocated
+ * non-executable sections and ELF headers that no symbol covers, named
+ * "file:section" or "file:section+0xOFF" (encoder_elf.c). A file that
  * cannot be read adds nothing (returns 0); a writer failure returns -1. */
 int encoder_write_dataobjs(mr_writer *w, const mr_module *m);
 
