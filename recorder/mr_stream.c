@@ -4,8 +4,9 @@
  * restart after fork, finish).
  *
  * The ring is a memfd mapped by both processes: RING_SLOTS slots of
- * SLOT_WORDS words. Instrumented blocks append words at mr_cursor in the
- * current slot (inline IR, no call); a block that might not fit calls
+ * slot_words words (SLOT_WORDS, fewer under a small file size limit).
+ * Instrumented blocks append words at mr_cursor in the current slot
+ * (inline IR, no call); a block that might not fit calls
  * mr_stream_flush_full(), which hands the slot to the encoder (one 8-byte
  * message on the data pipe: slot | words << 8) and moves to the next slot,
  * waiting until the encoder has given it back (one byte on its stdout per
@@ -41,15 +42,18 @@ extern Int VG_(sigaddset)(vki_sigset_t *set, Int signum);
 
 #define RING_SLOTS  4
 #define SLOT_WORDS  (1u << 18)      /* 2 MiB: one message per 2 MiB of raw words */
-#define RING_BYTES  ((SizeT)RING_SLOTS * SLOT_WORDS * sizeof(ULong))
 #define SIDE_WORDS  (1u << 14)      /* records sent while collection is off */
+#define MIN_SLOT_WORDS SIDE_WORDS   /* a slot must take the whole side buffer */
 #define RING_FD     3               /* where the encoder finds the ring */
+#define RLIMIT_FSIZE_ 1             /* RLIMIT_FSIZE (not in 3.19's vki for amd64) */
 
 ULong *mr_cursor;
 ULong *mr_buf_start;
 ULong *mr_buf_end;
 
 static ULong *ring;                 /* RING_SLOTS slots */
+static UInt slot_words = SLOT_WORDS; /* words per slot of this ring */
+static SizeT ring_bytes;            /* its size, as mapped */
 static UInt slot;                   /* the slot being filled */
 static Bool busy[RING_SLOTS];       /* handed to the encoder, not yet back */
 
@@ -77,7 +81,7 @@ static ULong scratch[SLOT_WORDS];
 static void use_slot(ULong *base)
 {
     mr_buf_start = base;
-    mr_buf_end = base + SLOT_WORDS;
+    mr_buf_end = base + slot_words;     /* scratch has room for any slot size */
     mr_cursor = base;
 }
 
@@ -156,13 +160,13 @@ static void send_slot(void)
     slot = (slot + 1) % RING_SLOTS;
     wait_for_slot(slot);
     if (alive)
-        use_slot(ring + (SizeT)slot * SLOT_WORDS);
+        use_slot(ring + (SizeT)slot * slot_words);
 }
 
 /* Appends n words (whole records) to the current slot. */
 static void put(const ULong *w, UInt n)
 {
-    tl_assert(n <= SLOT_WORDS);
+    tl_assert(n <= slot_words);
     if ((SizeT)(mr_buf_end - mr_cursor) < n)
         send_slot();
     VG_(memcpy)(mr_cursor, w, (SizeT)n * sizeof(ULong));
@@ -320,7 +324,7 @@ static Int spawn_encoder(const HChar *path, Int data[2], Int status[2], Int ring
     HChar *exe = VG_(malloc)("mr.exe", VG_(strlen)(VG_(libdir)) + 32);
     VG_(sprintf)(exe, "%s/memrec-encoder", VG_(libdir));
     VG_(sprintf)(level, "%d", mr_clo.compress_level);
-    VG_(sprintf)(layout, "%u:%u", RING_SLOTS, SLOT_WORDS);
+    VG_(sprintf)(layout, "%u:%u", RING_SLOTS, slot_words);
     argv[0] = exe;
     argv[1] = path;
     argv[2] = level;
@@ -350,16 +354,43 @@ static Int spawn_encoder(const HChar *path, Int data[2], Int status[2], Int ring
     return 0;
 }
 
-/* A new ring: a memfd of RING_BYTES mapped here; returns its descriptor. */
-static Int new_ring(void)
+/* The words per slot for a new ring. The kernel applies the file size limit
+ * (RLIMIT_FSIZE, `ulimit -f`) to a memfd as to a file on disk: a ring
+ * larger than the limit made ftruncate fail with EFBIG and raise SIGXFSZ,
+ * whose default action killed Valgrind before the program ran. Lifting the
+ * limit is no way out (bash's `ulimit -f` sets the hard limit too, and
+ * raising that needs CAP_SYS_RESOURCE, which containers lack), so the ring
+ * shrinks to fit: smaller slots only mean more messages. 0 when even slots
+ * of MIN_SLOT_WORDS (a 512 KiB ring) do not fit. */
+static UInt slot_words_for_limit(void)
 {
+    struct vki_rlimit lim;
+    if (VG_(getrlimit)(RLIMIT_FSIZE_, &lim) != 0 || lim.rlim_cur == VKI_RLIM_INFINITY)
+        return SLOT_WORDS;
+    ULong fit = lim.rlim_cur / (RING_SLOTS * sizeof(ULong)) & ~511ULL;   /* 4 KiB steps */
+    return fit >= SLOT_WORDS ? SLOT_WORDS : fit >= MIN_SLOT_WORDS ? (UInt)fit : 0;
+}
+
+/* A new ring: a memfd of RING_SLOTS slots mapped here; returns its
+ * descriptor, or -1 with *why saying what failed. */
+static Int new_ring(const HChar **why)
+{
+    UInt words = slot_words_for_limit();
+    if (words == 0) {
+        *why = "the file size limit (ulimit -f) is below the 512 KiB that the ring "
+               "shared with the encoder needs\n";
+        return -1;
+    }
+    *why = "cannot create the shared ring\n";
+    slot_words = words;     /* the scratch slot, in use until the ring is, has room */
+    ring_bytes = (SizeT)RING_SLOTS * slot_words * sizeof(ULong);
     SysRes r = VG_(do_syscall)(__NR_memfd_create, (UWord)"memrec-ring", 0, 0, 0, 0, 0, 0, 0);
     if (sr_isError(r))
         return -1;
     Int fd = (Int)sr_Res(r);
-    r = VG_(do_syscall)(__NR_ftruncate, fd, RING_BYTES, 0, 0, 0, 0, 0, 0);
+    r = VG_(do_syscall)(__NR_ftruncate, fd, ring_bytes, 0, 0, 0, 0, 0, 0);
     if (!sr_isError(r))
-        r = VG_(am_shared_mmap_file_float_valgrind)(RING_BYTES,
+        r = VG_(am_shared_mmap_file_float_valgrind)(ring_bytes,
                                                    VKI_PROT_READ | VKI_PROT_WRITE, fd, 0);
     if (sr_isError(r)) {
         VG_(close)(fd);
@@ -376,9 +407,10 @@ static Int new_ring(void)
 static HChar *start_encoder(const HChar *path)
 {
     Int data[2], status[2];
-    Int ring_fd = new_ring();
+    const HChar *why;
+    Int ring_fd = new_ring(&why);
     if (ring_fd < 0)
-        return (HChar *)"cannot create the shared ring\n";
+        return (HChar *)why;
     if (VG_(pipe)(data) < 0) {
         VG_(close)(ring_fd);
         return (HChar *)"cannot create a pipe\n";
@@ -443,7 +475,7 @@ void mr_stream_restart_in_child(void)
     close_fd(&data_fd);
     close_fd(&status_fd);
     if (ring)
-        VG_(am_munmap_valgrind)((Addr)ring, RING_BYTES);
+        VG_(am_munmap_valgrind)((Addr)ring, ring_bytes);
     ring = NULL;
     use_slot(scratch);
     side_used = 0;
