@@ -69,12 +69,15 @@ static void *xrealloc(void *p, size_t n)
     return p;
 }
 
-/* The writer failed (disk full...): say it once, keep draining stdin so the
- * program is never blocked nor killed by a broken pipe. */
+/* The writer failed (disk full, file size limit...): say it once, in the
+ * one line the user sees about it, and keep draining stdin so the program
+ * is never blocked nor killed by a broken pipe. The writer's first failure
+ * sticks, so the file keeps every chunk written before it: a truncated
+ * trace, readable up to there. */
 static void writer_failed(encoder *e, const char *what)
 {
     if (!e->failed)
-        fprintf(stderr, "memrec-encoder: %s: %s; the rest of the run is not recorded\n",
+        fprintf(stderr, "memrec: %s: %s; the trace is cut short\n",
                 e->path, what ? what : "write failed");
     e->failed = 1;
 }
@@ -226,10 +229,8 @@ static void on_thread(encoder *e, uint32_t op, const uint64_t *p, uint32_t n)
 static void finish(encoder *e, const mr_end *end)
 {
     char *err = NULL;
-    if (mr_writer_close(e->w, end, &err) < 0 && !e->failed) {
-        fprintf(stderr, "memrec-encoder: %s: %s\n", e->path, err ? err : "close failed");
-        e->failed = 1;
-    }
+    if (mr_writer_close(e->w, end, &err) < 0)
+        writer_failed(e, err ? err : "close failed");   /* the last chunks did not fit */
     mr_free_error(err);
     e->w = NULL;
     e->ended = 1;
