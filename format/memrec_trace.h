@@ -25,7 +25,8 @@
 extern "C" {
 #endif
 
-#define MR_FORMAT_VERSION 2          /* major version written and read */
+#define MR_FORMAT_VERSION 3          /* major version written (and read) */
+#define MR_FORMAT_VERSION_MIN 2      /* oldest major version read */
 #define MR_LIBRARY_VERSION "0.1.0"   /* printed by every command's --version */
 
 /* ------------------------------------------------------------------ */

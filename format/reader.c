@@ -130,10 +130,11 @@ mr_reader *mr_reader_open_fd(int fd, char **err)
         msg = "truncated: the file header is incomplete";
     else if (mr_rd32(h + 16) != mr_crc32(h, 16))
         msg = "corrupt file header (checksum mismatch)";
-    else if (mr_rd16(h + 8) != MR_FORMAT_VERSION)
+    else if (mr_rd16(h + 8) < MR_FORMAT_VERSION_MIN || mr_rd16(h + 8) > MR_FORMAT_VERSION)
         owned = mr_strdup_printf("unsupported trace format version %u", mr_rd16(h + 8));
     else if (mr_rd32(h + 12) & MR_FLAGS_REQUIRED_MASK)
         owned = mr_strdup_printf("unsupported trace flags 0x%x", mr_rd32(h + 12));
+    r->version = msg || owned ? 0 : mr_rd16(h + 8);
     if (msg || owned) {
         if (err)
             *err = owned ? owned : mr_strdup_printf("%s", msg);
@@ -213,6 +214,8 @@ static int start_events(mr_reader *r)
     r->epoch++;
     r->prev_slot = NULL;
     r->last_value = 0;
+    r->dp = r->dend = r->dbuf;
+    r->delta_rest = r->version < 3;   /* version 2: svarints only */
     r->chunk_hits = 0;
     /* Threads' pending call/return as the writer saw them at chunk start. */
     for (size_t i = 0; i < r->threads.cap; i++)
@@ -389,6 +392,22 @@ static int check_totals(mr_reader *r, const mr_totals *t)
     return 0;
 }
 
+/* The next address delta from [*dq, *dqend), a caller's copy of r->dp and
+ * r->dend kept in registers, unpacking the next group when it is used up.
+ * 0, or -1 corrupt. The caller stores *dq back into r->dp. */
+static inline int take_delta(mr_reader *r, const uint64_t **dq, const uint64_t **dqend,
+                             uint64_t *delta)
+{
+    if (MR_UNLIKELY(*dq == *dqend)) {
+        if (mr_deltas_refill(r))
+            return -1;
+        *dq = r->dp;
+        *dqend = r->dend;
+    }
+    *delta = *(*dq)++;
+    return 0;
+}
+
 /* Decodes one block execution; delivers a synthesised call/return first
  * when this thread's previous block left through a call/return exit. */
 static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
@@ -435,7 +454,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     const uint8_t *fl = r->sp[MR_S_FLAG];
     if (MR_UNLIKELY((size_t)(r->se[MR_S_FLAG] - fl) < n))
         return CORRUPT(r, "flag stream exhausted");
-    const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
+    const uint64_t *dq = r->dp, *dqend = r->dend;
     mr_pred *pred = bs->pred;
     mr_access *tmpl = bs->tmpl;
     /* Without guarded accesses nothing is dropped: the block's own template
@@ -443,7 +462,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
     mr_access *out = bs->has_guard ? r->acc : tmpl;
     uint32_t nout;
     if (bs->simple) {
-        /* The hot loop: one flag byte per access, a varint per miss. */
+        /* The hot loop: one flag byte per access, a delta per miss. */
         const uint8_t *f = fl, *fend = fl + n;
         mr_pred *p = pred;
         mr_access *o = out;
@@ -453,9 +472,11 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             if (*f == MR_F_HIT) {
                 o->addr += p->stride;
             } else {
-                if (MR_UNLIKELY(*f != MR_F_MISS || dp >= dend))
-                    return CORRUPT(r, "bad address flag or delta stream exhausted");
-                uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
+                uint64_t delta;
+                if (MR_UNLIKELY(*f != MR_F_MISS))
+                    return CORRUPT(r, "bad address flag");
+                if (MR_UNLIKELY(take_delta(r, &dq, &dqend, &delta)))
+                    return -1;
                 p->stride = delta;
                 o->addr += delta;
             }
@@ -470,8 +491,10 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             uint8_t f = fl[i], af = bs->aflags[i];
             if (f == MR_F_HIT) {
                 pred[i].addr += pred[i].stride;
-            } else if (f == MR_F_MISS && dp < dend) {
-                uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
+            } else if (f == MR_F_MISS) {
+                uint64_t delta;
+                if (MR_UNLIKELY(take_delta(r, &dq, &dqend, &delta)))
+                    return -1;
                 pred[i].stride = delta;
                 pred[i].addr += delta;
             } else if (f == MR_F_VHIT && vhit) {
@@ -480,7 +503,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             } else if (f == MR_F_GUARD && (af & MR_ACC_GUARDED)) {
                 continue;   /* guard false: the access did not happen */
             } else {
-                return CORRUPT(r, "bad address flag or delta stream exhausted");
+                return CORRUPT(r, "bad address flag");
             }
             pred[i].voff = pred[i].addr - last;
             if (out != tmpl)
@@ -496,7 +519,7 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             nout++;
         }
         r->last_value = last;
-        if (MR_UNLIKELY(vp > vend))
+        if (MR_UNLIKELY(bad || vp > vend))
             return CORRUPT(r, "value stream overrun");
         r->sp[MR_S_VALUE] = vp;
         if (!bs->fold_accesses) {   /* guarded: only what happened counts */
@@ -505,10 +528,8 @@ static inline int decode_exec(mr_reader *r, mr_event *ev, uint8_t op)
             r->tot.modifies += counts[MR_MODIFY];
         }
     }
-    if (MR_UNLIKELY(bad || dp > dend))
-        return CORRUPT(r, "delta stream overrun");
     r->sp[MR_S_FLAG] = fl + n;
-    r->sp[MR_S_DELTA] = dp;
+    r->dp = dq;
 
     return mr_deliver_exec(r, ev, bs, exit, out, nout, 1);
 }
@@ -632,6 +653,8 @@ static int next_event(mr_reader *r, mr_event *ev)
         for (int i = 0; i < MR_NSTREAMS; i++)
             if (r->sp[i] != r->se[i])
                 return CORRUPT(r, "records and streams disagree");
+        if (r->dp != r->dend)   /* deltas of the last group left over */
+            return CORRUPT(r, "records and streams disagree");
         r->in_chunk = 0;
         return 0;
     }
@@ -643,36 +666,6 @@ static int next_event(mr_reader *r, mr_event *ev)
     return decode_other(r, ev, op);
 }
 
-/* A varint of 5 bytes or more for next_quick, out of line so that the
- * quick path keeps its stream pointers in registers. NULL if corrupt. */
-static __attribute__((noinline)) const uint8_t *quick_varint_long(const uint8_t *p,
-                                                                  uint64_t *v)
-{
-    int bad = 0;
-    *v = mr_get_varint(&p, &bad);
-    return bad ? NULL : p;
-}
-
-/* next_quick's varint: up to 4 bytes (28 bits, every random address delta
- * of the benchmark) with two shift-and-mask steps, no call. NULL if
- * corrupt. Reads 4 bytes: streams are padded by MR_PAD. */
-static inline const uint8_t *quick_varint(const uint8_t *p, uint64_t *v)
-{
-    uint32_t y;
-    memcpy(&y, p, 4);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    y = __builtin_bswap32(y);
-#endif
-    uint32_t stop = ~y & 0x80808080u;   /* bytes ending the varint */
-    if (MR_UNLIKELY(!stop))
-        return quick_varint_long(p, v);
-    unsigned bits = (unsigned)__builtin_ctz(stop) + 1;   /* 8, 16, 24 or 32 */
-    y &= (uint32_t)((1ULL << bits) - 1);
-    y = (y & 0x007f007fu) | ((y & 0x7f007f00u) >> 1);   /* 14-bit halves */
-    *v = (y & 0x3fffu) | ((y & 0x3fff0000u) >> 2);
-    return p + bits / 8;
-}
-
 /* next_quick's accesses of a block with value accesses and no guarded
  * one: decode_exec's general loop without guards, writing straight into
  * the template. Out of line: the simple blocks' path keeps its registers.
@@ -680,7 +673,7 @@ static inline const uint8_t *quick_varint(const uint8_t *p, uint64_t *v)
 static __attribute__((noinline)) int quick_values(mr_reader *r, mr_bstate *bs,
                                                   const uint8_t *f, uint32_t n)
 {
-    const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
+    const uint64_t *dq = r->dp, *dqend = r->dend;
     const uint8_t *vp = r->sp[MR_S_VALUE], *vend = r->se[MR_S_VALUE];
     uint64_t last = r->last_value;
     mr_pred *pred = bs->pred;
@@ -690,15 +683,17 @@ static __attribute__((noinline)) int quick_values(mr_reader *r, mr_bstate *bs,
     for (uint32_t i = 0; i < n; i++) {
         if (f[i] == MR_F_HIT) {
             pred[i].addr += pred[i].stride;
-        } else if (f[i] == MR_F_MISS && dp < dend) {
-            uint64_t delta = (uint64_t)mr_unzigzag(mr_get_varint(&dp, &bad));
+        } else if (f[i] == MR_F_MISS) {
+            uint64_t delta;
+            if (MR_UNLIKELY(take_delta(r, &dq, &dqend, &delta)))
+                return -1;
             pred[i].stride = delta;
             pred[i].addr += delta;
         } else if (f[i] == MR_F_VHIT) {   /* allowed: the block has a value access */
             pred[i].stride = last + pred[i].voff - pred[i].addr;
             pred[i].addr += pred[i].stride;
         } else {
-            return CORRUPT(r, "bad address flag or delta stream exhausted");
+            return CORRUPT(r, "bad address flag");
         }
         pred[i].voff = pred[i].addr - last;
         o[i].addr = pred[i].addr;
@@ -710,12 +705,10 @@ static __attribute__((noinline)) int quick_values(mr_reader *r, mr_bstate *bs,
         }
     }
     r->last_value = last;
-    if (MR_UNLIKELY(vp > vend))
+    if (MR_UNLIKELY(bad || vp > vend))
         return CORRUPT(r, "value stream overrun");
-    if (MR_UNLIKELY(bad || dp > dend))
-        return CORRUPT(r, "delta stream overrun");
     r->sp[MR_S_VALUE] = vp;
-    r->sp[MR_S_DELTA] = dp;
+    r->dp = dq;
     return 0;
 }
 
@@ -770,26 +763,23 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
                                                            : &bs->succ_bs[exit];
     if (bs->has_value)
         return quick_values(r, bs, f, n) < 0 ? -1 : 1;
-    const uint8_t *dp = r->sp[MR_S_DELTA], *dend = r->se[MR_S_DELTA];
+    const uint64_t *dq = r->dp, *dqend = r->dend;
     mr_pred *p = bs->pred;
     mr_access *o = bs->tmpl;
     for (uint32_t i = 0; i < n; i++) {   /* as decode_exec's simple loop */
         if (f[i] == MR_F_HIT) {
             o[i].addr += p[i].stride;
         } else {
-            if (MR_UNLIKELY(f[i] != MR_F_MISS || dp >= dend))
-                return CORRUPT(r, "bad address flag or delta stream exhausted");
-            uint64_t v;
-            if (MR_UNLIKELY(!(dp = quick_varint(dp, &v))))
-                return CORRUPT(r, "delta stream overrun");
-            uint64_t delta = (uint64_t)mr_unzigzag(v);
+            uint64_t delta;
+            if (MR_UNLIKELY(f[i] != MR_F_MISS))
+                return CORRUPT(r, "bad address flag");
+            if (MR_UNLIKELY(take_delta(r, &dq, &dqend, &delta)))
+                return -1;
             p[i].stride = delta;
             o[i].addr += delta;
         }
     }
-    if (MR_UNLIKELY(dp > dend))
-        return CORRUPT(r, "delta stream overrun");
-    r->sp[MR_S_DELTA] = dp;
+    r->dp = dq;
     return 1;
 }
 

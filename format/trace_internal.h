@@ -94,6 +94,9 @@ enum {
     MR_NSTREAMS
 };
 
+/* Most address deltas in one group of the DELTA stream (SPEC.md 6.7). */
+#define MR_DELTA_GROUP 128
+
 /* Address flags (MR_S_FLAG). MR_F_VHIT only in blocks with a value access. */
 enum { MR_F_HIT = 0, MR_F_MISS = 1, MR_F_GUARD = 2, MR_F_VHIT = 3 };
 
@@ -390,6 +393,7 @@ struct mr_reader {
     uint64_t pos;            /* trace bytes consumed */
 
     char *error;             /* malloc'd message, NULL while fine */
+    int version;             /* the file's major version (2 or 3) */
     int failed;              /* sticky: an error or truncation happened */
     int truncated;
     int done;                /* mr_next returned 0: it keeps doing so */
@@ -417,6 +421,11 @@ struct mr_reader {
     mr_bstate **prev_slot;   /* succ_bs entry of the previous execution's exit:
                               * its predicted successor; NULL none */
     uint64_t last_value;     /* value of the chunk's latest value access */
+    /* The DELTA stream's current group, unpacked (deltas.c): deltas
+     * [dp, dend) of dbuf are still to be used. */
+    const uint64_t *dp, *dend;
+    uint64_t dbuf[MR_DELTA_GROUP];
+    int delta_rest;          /* the rest of the stream is plain svarints */
 
     /* Definitions read so far. */
     mr_arena arena;
@@ -478,6 +487,20 @@ mr_thread_state *mr_reader_thread(mr_reader *r, uint32_t tid, int count);
 /* "chunk N: what" as the reader's error; returns -1. */
 int mr_reader_corrupt(mr_reader *r, const char *what);
 #define CORRUPT(r, what) mr_reader_corrupt((r), (what))
+
+/* The DELTA stream (deltas.c, SPEC.md 6.7). The writer packs a chunk's
+ * stream of svarints into groups in out, where that compresses better
+ * with the chunk's VALUE stream (0, or -1 out of memory); the
+ * reader unpacks the next group into r->dbuf (0, or -1 corrupt). */
+typedef struct mr_delta_packer {   /* the writer's scratch, zeroed at start */
+    mr_buf alt;        /* the chunk's groups all as varints */
+    mr_buf trial;      /* a candidate compressed, for its size */
+    ZSTD_CCtx *cctx;   /* the trial compression's */
+} mr_delta_packer;
+int mr_deltas_pack(mr_delta_packer *pk, mr_buf *out, const uint8_t *in, size_t len,
+                   const uint8_t *values, size_t nvalues);
+void mr_delta_packer_free(mr_delta_packer *pk);
+int mr_deltas_refill(mr_reader *r);
 
 /* EXEC_HITS (hits.c): decodes a record and delivers its first execution;
  * delivers the next execution of the record being decoded; delivers the

@@ -42,6 +42,8 @@ struct mr_writer {
 
     /* The EVENTS chunk being built. */
     mr_buf s[MR_NSTREAMS];
+    mr_buf deltas;           /* s[MR_S_DELTA] packed into groups at flush */
+    mr_delta_packer packer;  /* its scratch */
     uint32_t nrecords;
     int chunk_open;
     uint64_t chunk_time;
@@ -238,10 +240,12 @@ static int flush_events(mr_writer *w)
         return -1;
     mr_buf lens = { 0 };
     mr_buf *pieces[1 + MR_NSTREAMS];
-    int bad = mr_buf_varint(&lens, MR_NSTREAMS);
+    int bad = mr_deltas_pack(&w->packer, &w->deltas, w->s[MR_S_DELTA].p, w->s[MR_S_DELTA].len,
+                             w->s[MR_S_VALUE].p, w->s[MR_S_VALUE].len);
+    bad |= mr_buf_varint(&lens, MR_NSTREAMS);
     for (int i = 0; i < MR_NSTREAMS; i++) {
-        bad |= mr_buf_varint(&lens, w->s[i].len);
-        pieces[1 + i] = &w->s[i];
+        pieces[1 + i] = i == MR_S_DELTA ? &w->deltas : &w->s[i];
+        bad |= mr_buf_varint(&lens, pieces[1 + i]->len);
     }
     pieces[0] = &lens;
     int rc = bad ? oom(w)
@@ -984,6 +988,8 @@ int mr_writer_close(mr_writer *w, const mr_end *end, char **err)
     mr_buf_free(&w->body);
     for (int i = 0; i < MR_NSTREAMS; i++)
         mr_buf_free(&w->s[i]);
+    mr_buf_free(&w->deltas);
+    mr_delta_packer_free(&w->packer);
     mr_intern_free(&w->strings);
     for (uint32_t i = 0; i < w->blocks_cap; i++)
         free_block(w->blocks[i]);

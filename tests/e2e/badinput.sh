@@ -58,10 +58,11 @@ read -r off len comp <<<"${frames[1]}"
 flip "$TMP/badframe.trace" $((off + 20)) 2
 cp "$good" "$TMP/badheader.trace"        # the file header's checksum fails
 flip "$TMP/badheader.trace" 12 1
-# Version 3 with a correct header checksum: only the version is wrong. The
-# CRC-32 is gzip's (its trailer holds the CRC-32 of the data, little-endian).
-{ head -c 8 "$good"; printf '\003\000'; dd if="$good" bs=1 skip=10 count=6 status=none; } >"$TMP/v2.head"
-{ cat "$TMP/v2.head"; gzip -c <"$TMP/v2.head" | tail -c 8 | head -c 4; tail -c +21 "$good"; } >"$TMP/version.trace"
+# Version 4 (newer than this reader) with a correct header checksum: only
+# the version is wrong. The CRC-32 is gzip's (its trailer holds the CRC-32 of
+# the data, little-endian).
+{ head -c 8 "$good"; printf '\004\000'; dd if="$good" bs=1 skip=10 count=6 status=none; } >"$TMP/v4.head"
+{ cat "$TMP/v4.head"; gzip -c <"$TMP/v4.head" | tail -c 8 | head -c 4; tail -c +21 "$good"; } >"$TMP/version.trace"
 head -c 10 "$good" >"$TMP/header-cut.trace"   # not even a whole file header
 mkdir "$TMP/dir.trace"
 
