@@ -268,6 +268,8 @@ int mr_deltas_refill(mr_reader *r)
         return CORRUPT(r, "bad delta group");
     unsigned kind = p[0];
     uint32_t n = p[1] + 1u;
+    if (n > MR_DELTA_GROUP)   /* r->dbuf holds one group */
+        return CORRUPT(r, "bad delta group");
     p += 2;
     if (kind == MR_DELTA_VARINTS) {
         int bad = 0;

@@ -342,10 +342,13 @@ static void test_writer_misuse(void **state)
     unlink(path);
 }
 
-/* Re-frames the last EVENTS chunk of a trace after adding one to the last
- * byte of its payload (the END record's thread total), with every checksum
- * correct, and points the trailer at the moved index. */
-static size_t forge_end_totals(const uint8_t *in, size_t n, uint8_t *out)
+/* An edit of a chunk's payload: returns the new payload (malloc'd) and
+ * its size in *n. */
+typedef uint8_t *(*payload_edit)(const uint8_t *raw, size_t *n);
+
+/* Re-frames the last EVENTS chunk of a trace after editing its payload,
+ * with every checksum correct, and points the trailer at the moved index. */
+static size_t forge_last_events(const uint8_t *in, size_t n, uint8_t *out, payload_edit edit)
 {
     size_t at = MR_FILE_HEADER_LEN, last = 0, o;
     mr_frame f;
@@ -360,14 +363,17 @@ static size_t forge_end_totals(const uint8_t *in, size_t n, uint8_t *out)
     uint8_t *raw = malloc(f.raw_size);
     assert_int_equal(ZSTD_decompress(raw, f.raw_size, in + last + MR_FRAME_LEN, f.comp_size),
                      f.raw_size);
-    raw[f.raw_size - 1]++;   /* threads: a one-byte varint */
+    size_t raw_size = f.raw_size;
+    uint8_t *edited = edit(raw, &raw_size);
+    free(raw);
     ZSTD_CCtx *c = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
     o = last + MR_FRAME_LEN;
-    size_t z = ZSTD_compress2(c, out + o, ZSTD_compressBound(f.raw_size), raw, f.raw_size);
+    size_t z = ZSTD_compress2(c, out + o, ZSTD_compressBound(raw_size), edited, raw_size);
     ZSTD_freeCCtx(c);
-    free(raw);
+    free(edited);
     assert_false(ZSTD_isError(z));
+    f.raw_size = (uint32_t)raw_size;
     f.comp_size = (uint32_t)z;
     f.zcrc = mr_zhdr_crc(out + o, z);
     mr_frame_encode(&f, out + last);
@@ -382,6 +388,15 @@ static size_t forge_end_totals(const uint8_t *in, size_t n, uint8_t *out)
     return o + MR_TRAILER_LEN;
 }
 
+/* Adds one to the last byte of a payload: the END record's thread total. */
+static uint8_t *bump_threads(const uint8_t *raw, size_t *n)
+{
+    uint8_t *p = malloc(*n);
+    memcpy(p, raw, *n);
+    p[*n - 1]++;   /* threads: a one-byte varint */
+    return p;
+}
+
 /* Totals in the end record that disagree with the events are corruption,
  * even when every checksum holds. */
 static void test_end_totals_checked(void **state)
@@ -390,7 +405,7 @@ static void test_end_totals_checked(void **state)
     sample s;
     make_sample(&s, 300, 0);
     uint8_t *forged = malloc(s.size + 4096);
-    size_t n = forge_end_totals(s.bytes, s.size, forged);
+    size_t n = forge_last_events(s.bytes, s.size, forged, bump_threads);
     const char *path = tmp_trace_path("forged");
     write_file(path, forged, n);
     char *err = NULL;
@@ -419,6 +434,74 @@ static void test_end_totals_checked(void **state)
     free_sample(&s);
 }
 
+/* Replaces an EVENTS payload's DELTA stream by a varint group that claims
+ * 256 deltas (SPEC.md 6.7 allows 128), all there. */
+static uint8_t *oversized_group(const uint8_t *raw, size_t *n)
+{
+    const uint8_t *p = raw, *end = raw + *n;
+    int bad = 0;
+    uint64_t nstreams = mr_get_varint(&p, &bad), len[64], at = 0;
+    assert_true(!bad && nstreams >= MR_NSTREAMS && nstreams <= 64);
+    for (uint64_t i = 0; i < nstreams; i++)
+        len[i] = mr_get_varint(&p, &bad);
+    const uint8_t *streams = p;
+    uint8_t delta[2 + 256] = { 255, 255 };   /* kind: varints; n - 1 */
+    uint8_t *out = malloc(*n + sizeof delta + 16), *o = out;
+    o = mr_put_varint(o, nstreams);
+    for (uint64_t i = 0; i < nstreams; i++)
+        o = mr_put_varint(o, i == MR_S_DELTA ? sizeof delta : len[i]);
+    for (uint64_t i = 0; i < nstreams; i++) {
+        if (i == MR_S_DELTA) {
+            memcpy(o, delta, sizeof delta);
+            o += sizeof delta;
+        } else {
+            memcpy(o, streams + at, len[i]);
+            o += len[i];
+        }
+        at += len[i];
+    }
+    assert_true(streams + at == end);
+    *n = (size_t)(o - out);
+    return out;
+}
+
+/* A delta group longer than a group may be is corruption, found before
+ * anything is unpacked (the reader's buffer holds 128). */
+static void test_oversized_delta_group(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("bigroup");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    mr_instr_def in = { 0x1000, 4 };
+    mr_access_def ac = { 0, MR_LOAD, 0, 8 };
+    mr_exit_def ex = { 1, 1, MR_JUMP_BORING };
+    mr_block_def b = { 0, 0x1000, 1, &in, 1, &ac, 1, &ex };
+    assert_int_equal(mr_write_block_def(w, &b), 0);
+    for (int i = 0; i < 1000; i++) {
+        uint64_t a = rnd();
+        assert_int_equal(mr_write_exec(w, 0, 0, &a, NULL), 0);
+    }
+    assert_int_equal(mr_writer_close(w, &(mr_end){ MR_END_EXIT, 0, 0, { 0 } }, &err), 0);
+    size_t size;
+    uint8_t *bytes = slurp(path, &size);
+    uint8_t *forged = malloc(size + 4096);
+    size_t n = forge_last_events(bytes, size, forged, oversized_group);
+    write_file(path, forged, n);
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_event ev;
+    int rc;
+    while ((rc = mr_next(r, &ev)) == 1)
+        ;
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(mr_reader_error(r), "bad delta group"));
+    mr_reader_close(r);
+    unlink(path);
+    free(forged);
+    free(bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_writer_broken_pipe),
         cmocka_unit_test(test_writer_file_limit),
         cmocka_unit_test(test_writer_misuse),
+        cmocka_unit_test(test_oversized_delta_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
