@@ -203,7 +203,8 @@ typedef struct mr_writer_options {
 } mr_writer_options;
 
 /* Opens path for writing ("-" is stdout). opts may be NULL. Returns NULL
- * and sets *err (static or malloc'd message, see mr_free_error) on failure. */
+ * and sets *err (static or malloc'd message, see mr_free_error) on failure;
+ * a file it created is then removed again (say, the disk is full). */
 mr_writer *mr_writer_open(const char *path, const mr_writer_options *opts,
                           char **err);
 
@@ -213,8 +214,9 @@ mr_writer *mr_writer_open_fd(int fd, const mr_writer_options *opts,
                              char **err);
 
 /* Each mr_write_* returns 0, or -1 once the writer has failed (for
- * instance the disk is full); later calls then do nothing and return -1.
- * mr_writer_error() says what failed. */
+ * instance the disk is full, the file size limit is reached or the pipe's
+ * reader went away: errors, never SIGXFSZ or SIGPIPE); later calls then do
+ * nothing and return -1. mr_writer_error() says what failed. */
 int mr_write_process(mr_writer *w, const mr_process *p);
 int mr_write_module(mr_writer *w, const mr_module *m);
 int mr_write_symbol(mr_writer *w, const mr_symbol *s);

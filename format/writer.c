@@ -97,25 +97,37 @@ static int fail(mr_writer *w, const char *fmt, ...)
 
 static int oom(mr_writer *w) { return fail(w, "out of memory"); }
 
-/* write(2) with SIGPIPE held back: a reader that went away must become the
- * writer's EPIPE error, not kill the process (the library does not touch
- * the process's signal dispositions; it blocks SIGPIPE in this thread for
- * the call and discards the one the write raised). */
-static ssize_t write_nosigpipe(int fd, const void *p, size_t n)
+/* Takes back sig if this thread's write raised it (it is blocked, and was
+ * not pending before). */
+static void discard_signal(int sig, const sigset_t *before)
 {
-    sigset_t pipe_set, old_mask, pending;
-    sigemptyset(&pipe_set);
-    sigaddset(&pipe_set, SIGPIPE);
+    if (sigismember(before, sig))
+        return;
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    struct timespec zero = { 0, 0 };
+    while (sigtimedwait(&one, NULL, &zero) < 0 && errno == EINTR)
+        ;
+}
+
+/* write(2) with SIGPIPE and SIGXFSZ held back: a reader that went away and
+ * the file size limit must become the writer's EPIPE and EFBIG errors, not
+ * kill the process (the library does not touch the process's signal
+ * dispositions; it blocks both in this thread for the call and discards
+ * the one the write raised). */
+static ssize_t write_quietly(int fd, const void *p, size_t n)
+{
+    sigset_t set, old_mask, pending;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    sigaddset(&set, SIGXFSZ);
     sigpending(&pending);
-    int was_pending = sigismember(&pending, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+    pthread_sigmask(SIG_BLOCK, &set, &old_mask);
     ssize_t k = write(fd, p, n);
     int saved = errno;
-    if (k < 0 && errno == EPIPE && !was_pending) {
-        struct timespec zero = { 0, 0 };
-        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
-            ;
-    }
+    if (k < 0 && (saved == EPIPE || saved == EFBIG))
+        discard_signal(saved == EPIPE ? SIGPIPE : SIGXFSZ, &pending);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     errno = saved;
     return k;
@@ -126,7 +138,7 @@ static int put(mr_writer *w, const void *p, size_t n)
 {
     const uint8_t *b = p;
     while (n) {
-        ssize_t k = write_nosigpipe(w->fd, b, n);
+        ssize_t k = write_quietly(w->fd, b, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -390,14 +402,26 @@ mr_writer *mr_writer_open_fd(int fd, const mr_writer_options *opts, char **err)
 
 mr_writer *mr_writer_open(const char *path, const mr_writer_options *opts, char **err)
 {
-    int fd = strcmp(path, "-") ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
-                               : dup(STDOUT_FILENO);
+    int created = 0, fd;
+    if (!strcmp(path, "-")) {
+        fd = dup(STDOUT_FILENO);
+    } else {
+        /* Created here, the file is removed again if not even the file
+         * header can be written (a full disk): no empty non-trace left. */
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        created = fd >= 0;
+        if (fd < 0 && errno == EEXIST)
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    }
     if (fd < 0) {
         if (err)
             *err = mr_strdup_printf("%s", strerror(errno));
         return NULL;
     }
-    return mr_writer_open_fd(fd, opts, err);
+    mr_writer *w = mr_writer_open_fd(fd, opts, err);
+    if (!w && created)
+        unlink(path);
+    return w;
 }
 
 const char *mr_writer_error(const mr_writer *w) { return w->error; }

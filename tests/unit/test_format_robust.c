@@ -276,11 +276,12 @@ static void test_writer_broken_pipe(void **state)
 }
 
 /* A file size limit stops the writer halfway: what was written is a
- * readable, truncated trace. */
+ * readable, truncated trace. SIGXFSZ keeps its default action (ending the
+ * process): the writer must turn it into an error itself. */
 static void test_writer_file_limit(void **state)
 {
     (void)state;
-    signal(SIGXFSZ, SIG_IGN);
+    signal(SIGXFSZ, SIG_DFL);
     struct rlimit old, lim;
     getrlimit(RLIMIT_FSIZE, &old);
     lim = old;
@@ -318,6 +319,32 @@ static void test_writer_file_limit(void **state)
     assert_true(execs > 100 && execs <= written);
     mr_reader_close(r);
     unlink(path);
+}
+
+/* A new file whose header cannot be written is removed, not left empty;
+ * a device that is full stays what it was. */
+static void test_writer_no_stub(void **state)
+{
+    (void)state;
+    signal(SIGXFSZ, SIG_DFL);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 10;   /* the file header has 20 bytes */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    const char *path = tmp_trace_path("stub");
+    unlink(path);
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    assert_null(w);
+    assert_non_null(strstr(err, strerror(EFBIG)));
+    mr_free_error(err);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_null(mr_writer_open("/dev/full", NULL, &err));
+    mr_free_error(err);
+    assert_int_equal(access("/dev/full", W_OK), 0);
 }
 
 /* Misuse is an error of the writer, not a corrupt trace. */
@@ -513,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_writer_bad_fd),
         cmocka_unit_test(test_writer_broken_pipe),
         cmocka_unit_test(test_writer_file_limit),
+        cmocka_unit_test(test_writer_no_stub),
         cmocka_unit_test(test_writer_misuse),
         cmocka_unit_test(test_oversized_delta_group),
     };
