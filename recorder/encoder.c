@@ -88,6 +88,8 @@ static void check(encoder *e, int rc)
         writer_failed(e, mr_writer_error(e->w));
 }
 
+_Static_assert(WIRE_MAX_STRING <= 1u << 20, "format/SPEC.md section 9: a string is at most 1 MiB");
+
 static const char *string(const encoder *e, uint64_t id)
 {
     return id < e->nstrings ? e->strings[id] : NULL;
@@ -102,7 +104,9 @@ static void on_string(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
         e->nstrings = cap;
     }
     free(e->strings[id]);
-    e->strings[id] = strndup((const char *)p, n * 8);
+    /* The tool sends at most WIRE_MAX_STRING bytes; taking no more keeps
+     * every string the writer gets from the tool within the format's 1 MiB. */
+    e->strings[id] = strndup((const char *)p, n * 8 < WIRE_MAX_STRING ? n * 8 : WIRE_MAX_STRING);
     if (!e->strings[id])
         die_oom();
 }

@@ -68,11 +68,33 @@ static Word cmp_string(const void *a, const void *b)
     return VG_(strcmp)(((const string_node *)a)->text, ((const string_node *)b)->text);
 }
 
+/* s as sent: itself, or when longer than WIRE_MAX_STRING bytes its start
+ * followed by "...", WIRE_MAX_STRING bytes in all (wire.h says why). The
+ * cut backs up to the start of a UTF-8 character, so the text stays UTF-8
+ * if s was. Sets *len to the bytes of the text returned. */
+static const HChar *cut_string(const HChar *s, SizeT *len)
+{
+    static HChar cut[WIRE_MAX_STRING + 1];
+    SizeT n = VG_(strnlen)(s, WIRE_MAX_STRING + 1);
+    if (n <= WIRE_MAX_STRING) {
+        *len = n;
+        return s;
+    }
+    n = WIRE_MAX_STRING - 3;
+    while (n > 0 && ((UChar)s[n] & 0xc0) == 0x80)  /* s[n] continues a character */
+        n--;
+    VG_(memcpy)(cut, s, n);
+    VG_(memcpy)(cut + n, "...", 4);
+    *len = n + 3;
+    return cut;
+}
+
 ULong mr_string_id(const HChar *s)
 {
     if (!s || !*s)
         return 0;
-    SizeT len = VG_(strlen)(s);
+    SizeT len;
+    s = cut_string(s, &len);
     string_node probe = { NULL, hash_bytes(s, len), s, 0 };
     string_node *n = VG_(HT_gen_lookup)(strings, &probe, cmp_string);
     if (n)

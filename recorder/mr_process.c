@@ -28,21 +28,30 @@ static Bool in_toggle_fn;
 static ThreadId toggle_tid;
 static Addr toggle_sp;
 
+/* Sends the process record. Of a command line longer than WIRE_MAX_ARGS
+ * arguments, the first WIRE_MAX_ARGS - 1 are sent and then one saying how
+ * many more there were (wire.h says why). */
 void mr_process_send_record(void)
 {
     XArray *args = VG_(args_for_client);
     UInt argc = 1 + (UInt)VG_(sizeXA)(args);
-    ULong *w = VG_(malloc)("mr.process", (6 + argc) * sizeof(ULong));
+    UInt sent = argc <= WIRE_MAX_ARGS ? argc : WIRE_MAX_ARGS;
+    ULong *w = VG_(malloc)("mr.process", (6 + sent) * sizeof(ULong));
     w[0] = (ULong)VG_(getpid)();
     w[1] = (ULong)VG_(getppid)();
     w[2] = start_usec;
     w[3] = mr_string_id(VG_(args_the_exename));
     w[4] = mr_string_id(mr_options_string());
-    w[5] = argc;
+    w[5] = sent;
     w[6] = mr_string_id(VG_(args_the_exename));
-    for (UInt i = 1; i < argc; i++)
+    for (UInt i = 1; i < sent; i++)
         w[6 + i] = mr_string_id(*(HChar **)VG_(indexXA)(args, i - 1));
-    mr_emit(WIRE_PROCESS, 0, w, 6 + argc);
+    if (sent < argc) {
+        HChar more[48];
+        VG_(sprintf)(more, "... %u more arguments", argc - sent + 1);
+        w[6 + sent - 1] = mr_string_id(more);
+    }
+    mr_emit(WIRE_PROCESS, 0, w, 6 + sent);
     VG_(free)(w);
 }
 
@@ -127,6 +136,33 @@ VG_REGPARM(1) void mr_toggle_check_return(Addr sp)
     }
 }
 
+/* The client's NUL-terminated string at a, as far as it is readable: a
+ * name the client cannot read itself is recorded as "", one that runs into
+ * unreadable memory without a NUL up to there. At most WIRE_MAX_STRING + 1
+ * bytes are copied, one more than a string sent can hold, so that
+ * mr_string_id sees a longer name and marks the cut. */
+static const HChar *client_name(Addr a)
+{
+    static HChar name[WIRE_MAX_STRING + 2];
+    SizeT n = 0;
+    while (a && n <= WIRE_MAX_STRING) {
+        Addr page_end = ((a + n) | (VKI_PAGE_SIZE - 1)) + 1;
+        SizeT run = page_end - (a + n);     /* readable or not as a whole */
+        if (run > WIRE_MAX_STRING + 1 - n)
+            run = WIRE_MAX_STRING + 1 - n;
+        if (!VG_(am_is_valid_for_client)(a + n, run, VKI_PROT_READ))
+            break;
+        const HChar *p = (const HChar *)(a + n);
+        SizeT len = VG_(strnlen)(p, run);
+        VG_(memcpy)(name + n, p, len);
+        n += len;
+        if (len < run)
+            break;                          /* the NUL */
+    }
+    name[n] = 0;
+    return name;
+}
+
 static Bool client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
     (void)tid;
@@ -141,11 +177,7 @@ static Bool client_request(ThreadId tid, UWord *arg, UWord *ret)
         mr_stream_set_collect(False);
         return True;
     case MEMREC_USERREQ_MARK: {
-        /* A name the client cannot read itself is recorded as "". */
-        const HChar *name = (const HChar *)arg[1];
-        if (!name || !VG_(am_is_valid_for_client)((Addr)name, 1, VKI_PROT_READ))
-            name = "";
-        ULong w = mr_string_id(name);
+        ULong w = mr_string_id(client_name((Addr)arg[1]));
         mr_emit(WIRE_MARK, 0, &w, 1);
         return True;
     }

@@ -47,6 +47,13 @@ extern Int VG_(sigaddset)(vki_sigset_t *set, Int signum);
 #define RING_FD     3               /* where the encoder finds the ring */
 #define RLIMIT_FSIZE_ 1             /* RLIMIT_FSIZE (not in 3.19's vki for amd64) */
 
+/* A slot must also take any record, as put() never splits one. The longest
+ * records whose size the client sets are a string and the process record,
+ * which the tool bounds (wire.h); stacks (at most 64 frames) and blocks
+ * (VEX makes at most 100 instructions of one) are far shorter. */
+STATIC_ASSERT(1 + (WIRE_MAX_STRING + 1 + 7) / 8 <= MIN_SLOT_WORDS);
+STATIC_ASSERT(1 + 6 + WIRE_MAX_ARGS <= MIN_SLOT_WORDS);
+
 ULong *mr_cursor;
 ULong *mr_buf_start;
 ULong *mr_buf_end;

@@ -30,8 +30,9 @@
 
 #define WIRE_EXEC        1   /* see above */
 #define WIRE_PROCESS     2   /* aux 0; pid, ppid, start_usec, exe string, options string,
-                              * argc, argc argument strings */
-#define WIRE_STRING      3   /* aux id; the bytes, NUL-terminated, zero-padded to words */
+                              * argc, argc argument strings (argc <= WIRE_MAX_ARGS) */
+#define WIRE_STRING      3   /* aux id; the bytes (at most WIRE_MAX_STRING), NUL-terminated,
+                              * zero-padded to words */
 #define WIRE_MODULE      4   /* aux id; text_addr, text_size, bias, path string, flags
                               * (WIRE_MODULE_DATA) */
 #define WIRE_SYMBOL      5   /* aux 0; addr, function string, file string | line << 32 */
@@ -56,6 +57,16 @@
 /* Field widths of WIRE_EXEC headers and block definitions. */
 #define WIRE_EXEC_EXIT_BITS 16
 #define WIRE_MAX_EXITS      (1u << WIRE_EXEC_EXIT_BITS)
+
+/* The client sets the length of strings (arguments, paths, symbol and
+ * marker names) and the number of arguments, but a record must fit one slot
+ * of the ring, which is 16384 words under a small file size limit, and the
+ * trace format takes no string over 1 MiB. So the tool cuts a longer string
+ * to WIRE_MAX_STRING bytes ending in "...", and sends at most WIRE_MAX_ARGS
+ * arguments, the last one then saying how many more there were: a string
+ * record has at most 8193 words, a process record 8199. */
+#define WIRE_MAX_STRING  65535u
+#define WIRE_MAX_ARGS    8192u
 
 /* Builds a generic header. */
 #define WIRE_HEADER(tag, nwords, aux) \

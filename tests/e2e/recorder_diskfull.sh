@@ -6,7 +6,8 @@
 # exit status); memrec says so in exactly one line on stderr naming the
 # trace and the error; no encoder is left running; the file keeps every
 # chunk written before the failure, which trace-info and trace-dump read
-# as a truncated trace without an error.
+# as a truncated trace without an error. Also: the smallest ring, which a
+# small limit brings, takes the largest records a program can cause.
 source "$(dirname "$0")/lib.sh"
 
 # The shuffled list walk records some 4.5 MB of trace in under a second.
@@ -87,6 +88,62 @@ check_eq "ulimit -f 256: memrec fails (status 1, not a signal)" 1 "$(cat "$TMP/t
 check "ulimit -f 256: the program did not run" [ ! -e "$TMP/tiny-ran" ]
 check "ulimit -f 256: one line says why" \
   bash -c "[ \$(wc -l <'$TMP/tiny.err') = 1 ] && grep -q 'file size limit (ulimit -f)' '$TMP/tiny.err'"
+
+# ---- large records in the smallest ring -------------------------------------------
+# Under `ulimit -f 512` the ring has its smallest slots, 128 KiB, and a
+# record never straddles two slots. The client sets the size of some
+# records: an argument string (Linux takes up to 128 KiB - 1 bytes), the
+# process record (a word per argument), a MEMREC_MARK name (any length; a
+# 3 MiB one is over even a default 2 MiB slot and over the format's 1 MiB
+# for a string). Each stopped Valgrind with an assertion in put(). memrec
+# now cuts a string to 65535 bytes ending in "..." and records at most
+# 8192 arguments, the last saying how many more there were. The program
+# also marks a name without a NUL that runs to the end of its mapping.
+cat >"$TMP/bigrec.c" <<'END'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "memrec.h"
+int main(int argc, char **argv)
+{
+    size_t n = 3u << 20;
+    char *name = malloc(n + 1), *end;
+    memset(name, 'm', n);
+    name[n] = 0;
+    MEMREC_MARK(name);
+    end = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    memset(end, 'e', 4096);
+    munmap(end + 4096, 4096);
+    MEMREC_MARK(end);
+    printf("%d arguments, the first %zu bytes\n", argc, strlen(argv[1]));
+    return 0;
+}
+END
+cc -O1 -I"$ROOT/recorder" -o "$TMP/bigrec" "$TMP/bigrec.c"
+bigarg=$(head -c 131071 /dev/zero | tr '\0' a)
+( ulimit -f 512
+  timeout 120 valgrind --tool=memrec -q --memrec-out-file="$TMP/bigrec.trace" \
+    "$TMP/bigrec" "$bigarg" $(seq 20000) >"$TMP/bigrec.out" 2>"$TMP/bigrec.err"
+  echo $? >"$TMP/bigrec.rc" )
+check_eq "large records: the program's exit status" 0 "$(cat "$TMP/bigrec.rc")"
+check_eq "large records: the program's output" "20002 arguments, the first 131071 bytes" \
+  "$(cat "$TMP/bigrec.out")"
+check "large records: nothing on stderr" [ ! -s "$TMP/bigrec.err" ]
+json=$("$BIN/trace-info" --json "$TMP/bigrec.trace" 2>/dev/null)
+check_eq "large records: trace-info reads a complete trace" "false exit 0" \
+  "$(jq -r '"\(.truncated) \(.end_reason) \(.exit_status)"' <<<"$json" 2>/dev/null)"
+check_eq "large records: 8192 arguments, the last says how many more" \
+  "8192 ... 11811 more arguments" \
+  "$(jq -r '"\(.command | length) \(.command[-1])"' <<<"$json" 2>/dev/null)"
+check_eq "large records: the long argument cut to 65535 bytes ending in ..." "65535 ..." \
+  "$(jq -r '.command[1] | "\(length) \(.[-3:])"' <<<"$json" 2>/dev/null)"
+# The marks as "length last-3-bytes": the 3 MiB name cut, the other whole.
+check_eq "large records: the marks, cut to 65535 bytes or up to the unmapped page" \
+  "65535 ...,4096 eee," \
+  "$("$BIN/trace-dump" "$TMP/bigrec.trace" 2>/dev/null |
+     sed -n 's/^[0-9]* t[0-9]* mark "\(.*\)"$/\1/p' |
+     awk '{ printf "%d %s,", length($0), substr($0, length($0) - 2) }')"
 
 # ---- a full filesystem ----------------------------------------------------------
 # /dev/full fails the first write (the file header): memrec stops before the
