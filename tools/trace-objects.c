@@ -42,7 +42,8 @@ static const char usage_text[] =
     "      --version    print the version\n"
     "\n"
     "Groups are heap allocation sites, static data objects (one group each,\n"
-    "named by the symbol), 'stack' and 'unknown'; see tools/lib/objmap.h for\n"
+    "named by the data symbol, or file:section[+0xOFF] for module data that\n"
+    "no symbol covers), 'stack' and 'unknown'; see tools/lib/objmap.h for\n"
     "the exact rules. A truncated trace is profiled up to where it ends, with\n"
     "a warning. Exit status: 0 on success, 1 on a bad trace or database\n"
     "(nothing written), 2 for bad usage.\n";

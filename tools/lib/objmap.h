@@ -20,10 +20,15 @@
  * reallocarray, operator new and new[] (_Znw*, _Zna*), their __libc_ and
  * __GI_ forms, and anything in Valgrind's vg_replace_malloc.c. This needs
  * the trace's symbols (objmap_options.reader); without a reader frame 0 is
- * taken as the call site. Each static data object (global or static
- * variable of the trace's modules) is a group of its own, named by its
- * symbol, with one object, serial 0. realloc keeps the object (and its
- * serial): only its address and size change.
+ * taken as the call site. Each static data object of the trace is a group
+ * of its own with one object, serial 0, named as the recorder names it
+ * (recorder/encoder_elf.c): a data symbol of a module (from its symbol
+ * table or from its separate debug file in /usr/lib/debug/.build-id), or
+ * a stretch of a module's data sections that no symbol covers, named
+ * `file:section` (file: the module's file name), or `file:section+0xOFF`
+ * when it starts OFF bytes into the section, or `file:(ELF headers)`.
+ * realloc keeps the object (and its serial): only its address and size
+ * change.
  *
  * The stack rule. The trace carries no stack pointer, but every call
  * pushes its return address: in a block left through a call, the 8-byte
@@ -42,9 +47,11 @@
  * alone, and so do pushes more than 64 MiB away from it (a signal stack),
  * so that a window never spans unrelated memory.
  *
- * Everything else is `unknown` (libc's unexported data, TLS, mmap'd memory,
- * accesses before the allocation that covers them was seen): object 0,
- * offset = the address itself.
+ * Everything else is `unknown`: object 0, offset = the address itself.
+ * That is mostly the memory of ld.so's own allocator (its mmaps and the
+ * rest of its last data page) and the data of Valgrind's preloads; also
+ * memory the program maps itself and accesses before the allocation that
+ * covers them was seen.
  *
  * Speed. Lookups go through a per-instruction cache (obj_cache, one per
  * static memory instruction, owned by the caller): most executions of an
@@ -97,8 +104,9 @@ typedef struct obj_group {
     uint8_t kind;           /* obj_kind */
     uint32_t depth;         /* frames in ips (heap groups) */
     uint64_t ips[OBJ_MAX_DEPTH];  /* the defining frames, innermost first */
-    char *name;             /* static: the symbol; stack/unknown: that word;
-                             * heap: NULL (the caller names it by ips[0]) */
+    char *name;             /* static: the object's name; stack/unknown:
+                             * that word; heap: NULL (the caller names it
+                             * by ips[0]) */
     uint64_t addr;          /* static: the object's address */
     uint64_t nobjects;      /* objects created so far (the next serial) */
     uint64_t max_size;      /* largest size any of its objects had */
