@@ -56,7 +56,10 @@ typedef enum mr_jump {
 
 /* Heap operations. For MR_CALLOC, count is nmemb and size the element size;
  * for MR_MEMALIGN, count is the alignment; for MR_REALLOC, old_addr is the
- * block given and addr the block returned (realloc keeps object identity). */
+ * block given and addr the block returned (realloc keeps object identity).
+ * MR_MMAP is an anonymous private mapping of size bytes at addr that the
+ * program made (ld.so's own allocator, custom allocators); MR_MUNMAP
+ * unmaps [addr, addr + size). Those two count in no total (format 3). */
 typedef enum mr_heap_op {
     MR_MALLOC = 1,
     MR_CALLOC = 2,
@@ -66,7 +69,9 @@ typedef enum mr_heap_op {
     MR_NEW = 6,
     MR_NEW_ARRAY = 7,
     MR_DELETE = 8,
-    MR_DELETE_ARRAY = 9
+    MR_DELETE_ARRAY = 9,
+    MR_MMAP = 10,
+    MR_MUNMAP = 11
 } mr_heap_op;
 
 /* Thread events (mr_event.thread.op). */

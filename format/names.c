@@ -61,6 +61,8 @@ const char *mr_heap_op_name(int op)
     case MR_NEW_ARRAY: return "new[]";
     case MR_DELETE: return "delete";
     case MR_DELETE_ARRAY: return "delete[]";
+    case MR_MMAP: return "mmap";
+    case MR_MUNMAP: return "munmap";
     default: return "unknown";
     }
 }

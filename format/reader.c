@@ -576,7 +576,8 @@ static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, ui
     case MR_OP_HEAP: {
         mr_heap *h = &ev->u.heap.h;
         ev->kind = MR_EV_HEAP;
-        h->op = (uint8_t)mr_cur_u32(&c, MR_DELETE_ARRAY);
+        /* mappings came with version 3 */
+        h->op = (uint8_t)mr_cur_u32(&c, r->version >= 3 ? MR_MUNMAP : MR_DELETE_ARRAY);
         h->addr = mr_cur_varint(&c);
         h->size = mr_cur_varint(&c);
         h->count = mr_cur_varint(&c);
@@ -591,7 +592,7 @@ static __attribute__((noinline)) int decode_other(mr_reader *r, mr_event *ev, ui
             r->tot.reallocs++;
         else if (h->op == MR_FREE || h->op == MR_DELETE || h->op == MR_DELETE_ARRAY)
             r->tot.frees++;
-        else
+        else if (h->op != MR_MMAP && h->op != MR_MUNMAP)
             r->tot.allocs++;
         break;
     }

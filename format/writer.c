@@ -904,7 +904,7 @@ int mr_write_heap(mr_writer *w, const mr_heap *h)
 {
     if (w->error)
         return -1;
-    if (h->op < MR_MALLOC || h->op > MR_DELETE_ARRAY)
+    if (h->op < MR_MALLOC || h->op > MR_MUNMAP)
         return fail(w, "unknown heap operation %u", h->op);
     if (h->stack && (h->stack >= w->stacks_cap || !w->stacks[h->stack]))
         return fail(w, "heap event names undefined stack %u", h->stack);
@@ -919,6 +919,7 @@ int mr_write_heap(mr_writer *w, const mr_heap *h)
     switch (h->op) {
     case MR_REALLOC: w->tot.reallocs++; break;
     case MR_FREE: case MR_DELETE: case MR_DELETE_ARRAY: w->tot.frees++; break;
+    case MR_MMAP: case MR_MUNMAP: break;   /* mappings: in no total */
     default: w->tot.allocs++; break;
     }
     return end_record(w);

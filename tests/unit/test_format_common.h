@@ -289,7 +289,7 @@ static void gen_heap(gen *g)
     exp_ev *e = gen_push(g);
     e->kind = MR_EV_HEAP;
     mr_heap *h = &e->heap;
-    h->op = (uint8_t)(1 + rndn(9));
+    h->op = (uint8_t)(1 + rndn(MR_MUNMAP));
     h->addr = 0x5000000 + rndn(1 << 24) * 16;
     h->size = rndn(5000);
     h->count = h->op == MR_CALLOC || h->op == MR_MEMALIGN ? 1 + rndn(64) : 0;
@@ -297,7 +297,7 @@ static void gen_heap(gen *g)
     h->stack = rndn(g->nstacks + 1);
     if (h->op == MR_REALLOC) g->tot.reallocs++;
     else if (h->op == MR_FREE || h->op == MR_DELETE || h->op == MR_DELETE_ARRAY) g->tot.frees++;
-    else g->tot.allocs++;
+    else if (h->op != MR_MMAP && h->op != MR_MUNMAP) g->tot.allocs++;   /* in no total */
     mr_write_heap(g->w, h);
 }
 
