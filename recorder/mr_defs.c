@@ -121,25 +121,19 @@ static Bool module_known(const DebugInfo *di, Addr text)
     return False;
 }
 
-/* Whether path names one of Valgrind's preload libraries (vgpreload_core,
- * vgpreload_memrec): Valgrind names them so and maps them into the client. */
-static Bool is_preload(const HChar *path)
-{
-    const HChar *base = VG_(strrchr)(path, '/');
-    return VG_(strncmp)(base ? base + 1 : path, "vgpreload_", 10) == 0;
-}
-
-/* Sends a module: the client's own files with their data objects, Valgrind's
- * preloads (their code runs in the client, so stacks and blocks point into
- * them) without. Debug information outside the client's file mappings (the
- * tool itself) is no module of the client and is not sent. */
+/* Sends a module with its data objects: a file mapped into the client,
+ * Valgrind's preloads included (vgpreload_memrec's .bss is the allocator's
+ * state, touched by every malloc and free as glibc's malloc touches libc's
+ * arena). Debug information outside the client's file mappings (the tool
+ * itself, never touched by the client) is no module of the client and is
+ * not sent. */
 static void send_module(const DebugInfo *di, Addr text, SizeT size, const HChar *path)
 {
     const NSegment *seg = VG_(am_find_nsegment)(text);
     if (!seg || seg->kind != SkFileC)
         return;
     ULong w[5] = { text, size, (ULong)VG_(DebugInfo_get_text_bias)(di),
-                   mr_string_id(path), is_preload(path) ? 0 : WIRE_MODULE_DATA };
+                   mr_string_id(path), WIRE_MODULE_DATA };
     mr_emit_def(WIRE_MODULE, next_module_id++, w, 5);
 }
 
