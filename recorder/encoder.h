@@ -8,7 +8,8 @@
  * sized STT_OBJECT symbol (of its .symtab, else of its separate debug
  * file's, else of its .dynsym), and one for every stretch of its allocated
  * non-executable sections and ELF headers that no symbol covers, named
- * "file:section" or "file:section+0xOFF" (encoder_elf.c). A file that
+ * "file:section" or "file:section+0xOFF" (encoder_elf.c); a name over
+ * WIRE_MAX_STRING bytes is cut to that ending in "...". A file that
  * cannot be read adds nothing (returns 0); a writer failure returns -1. */
 int encoder_write_dataobjs(mr_writer *w, const mr_module *m);
 

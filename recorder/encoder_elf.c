@@ -26,6 +26,12 @@
  * its section, else "module:section+0xOFF" with OFF its offset in the
  * section, so OFF plus the offset in the object is the offset in the
  * section.
+ *
+ * A symbol name longer than WIRE_MAX_STRING bytes is cut as the tool cuts
+ * its strings (wire.h): the trace format takes no string over 1 MiB, and
+ * a crafted file's longer name would otherwise fail the writer and end
+ * the trace. Cut, not skipped: the object's bytes stay named and an
+ * access to them stays out of `unknown`.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -37,6 +43,7 @@
 #include <unistd.h>
 
 #include "encoder.h"
+#include "wire.h"
 
 /* A range of link-time addresses [start, end). */
 typedef struct range {
@@ -163,6 +170,23 @@ static int open_debug_file(Elf *elf)
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+/* name as written: itself, or when longer than WIRE_MAX_STRING bytes its
+ * start followed by "...", WIRE_MAX_STRING bytes in all, in cut (which
+ * holds WIRE_MAX_STRING + 1 bytes). The cut backs up to the start of a
+ * UTF-8 character, as the tool's does. */
+static const char *cut_name(const char *name, char *cut)
+{
+    size_t n = strnlen(name, WIRE_MAX_STRING + 1);
+    if (n <= WIRE_MAX_STRING)
+        return name;
+    n = WIRE_MAX_STRING - 3;
+    while (n > 0 && ((unsigned char)name[n] & 0xc0) == 0x80)  /* continues a character */
+        n--;
+    memcpy(cut, name, n);
+    memcpy(cut + n, "...", 4);
+    return cut;
+}
+
 /* Writes the symbols' objects; their link-time ranges go into syms (when
  * memory runs out, syms stays short: *oom is set and gaps are skipped). */
 static int write_symbols(mr_writer *w, const mr_module *m, Elf *elf,
@@ -174,6 +198,7 @@ static int write_symbols(mr_writer *w, const mr_module *m, Elf *elf,
     if (!data || shdr.sh_entsize == 0)
         return 0;
     size_t n = shdr.sh_size / shdr.sh_entsize;
+    static char cut[WIRE_MAX_STRING + 1];   /* a cut name (one at a time) */
     for (size_t i = 0; i < n; i++) {
         GElf_Sym sym;
         if (!gelf_getsym(data, (int)i, &sym))
@@ -184,7 +209,7 @@ static int write_symbols(mr_writer *w, const mr_module *m, Elf *elf,
         const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
         if (!name || !*name)
             continue;
-        mr_dataobj d = { .name = name, .addr = sym.st_value + (uint64_t)m->bias,
+        mr_dataobj d = { .name = cut_name(name, cut), .addr = sym.st_value + (uint64_t)m->bias,
                          .size = sym.st_size, .module = m->id };
         if (mr_write_dataobj(w, &d) < 0)
             return -1;

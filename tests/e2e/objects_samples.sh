@@ -135,6 +135,28 @@ else
   fail "known.c compiles"
 fi
 
+# ---- a data symbol whose name is over the format's 1 MiB string limit -----------
+# The encoder cuts it to 65535 bytes ending in "..." as the tool cuts its
+# strings; uncut, the writer refused it and the trace ended there.
+long=$(head -c 1100000 /dev/zero | tr '\0' a)
+printf 'int %s[4];\nint main(void) { for (int i = 0; i < 4; i++) %s[i] = i; return %s[3] - 3; }\n' \
+  "$long" "$long" "$long" > "$TMP/long.c"
+if cc -O0 -o "$TMP/long" "$TMP/long.c"; then
+  t=$TMP/long.trace db=$TMP/long.db
+  record "$t" "$TMP/long"
+  check_eq "long symbol: recorded" 0 $?
+  check "long symbol: the trace reaches its end record" \
+    grep -q ' end exit status=0 ' <("$BIN/trace-dump" -q "$t" 2>&1 | tail -1)
+  "$BIN/trace-objects" -q --db "$db" "$t"
+  check_eq "long symbol: trace-objects exit status" 0 $?
+  check_eq "long symbol: one static object, its name cut to 65535 bytes ending in '...', its 4 stores" \
+    "1|65535|aaa...|16|4" \
+    "$(q "SELECT count(*), length(name), substr(name, -6), size, stores FROM objects
+          WHERE kind = 'static' AND name GLOB 'aaaa*'")"
+else
+  fail "long.c compiles"
+fi
+
 # ---- struct_array: one array of records -----------------------------------------
 if [ -x "$SAMPLES/struct_array" ]; then
   t=$TMP/sa.trace db=$TMP/sa.db
