@@ -1,7 +1,9 @@
 -- hot_groups: the hottest groups (allocation sites and static objects) by accesses
 -- Parameters: :run (default: the latest run), :limit (default 20).
 -- A group is where its objects come from: the allocating call site
--- (function:line), a static object's symbol, or 'stack' / 'unknown'.
+-- (function:line); a static object, named by its data symbol (also from a
+-- debug file in /usr/lib/debug/.build-id) or, for module data no symbol
+-- covers, file:section[+0xOFF] or file:(ELF headers); or 'stack' / 'unknown'.
 SELECT s.name                                  AS "group",
        s.kind                                  AS kind,
        s.objects                               AS objects,
