@@ -1,6 +1,7 @@
 /*
  * mr_heap.c: malloc and friends replaced (with the vgpreload_memrec
- * preload), each operation recorded with its interned call stack.
+ * preload), each operation recorded with its interned call stack (as are
+ * the mappings of mr_mmap.c).
  *
  * The preload turns the client's calls into client requests, so these run
  * between blocks, in program order with the block executions.
@@ -95,7 +96,7 @@ static UInt stack_id(ThreadId tid)
     return n->id;
 }
 
-static void record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old)
+void mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old)
 {
     if (!mr_stream_alive())
         return;
@@ -117,7 +118,7 @@ static void *alloc(ThreadId tid, UInt op, SizeT align, SizeT size, SizeT count)
     b->key = (UWord)p;
     b->size = bytes;
     VG_(HT_add_node)(live, b);
-    record(tid, op, (Addr)p, size, op == MR_MEMALIGN ? align : count, 0);
+    mr_heap_record(tid, op, (Addr)p, size, op == MR_MEMALIGN ? align : count, 0);
     return p;
 }
 
@@ -127,7 +128,7 @@ static void release(ThreadId tid, UInt op, void *p)
     if (!b)
         return;                              /* not ours: ignore, as free() of junk */
     VG_(free)(b);
-    record(tid, op, (Addr)p, 0, 0, 0);
+    mr_heap_record(tid, op, (Addr)p, 0, 0, 0);
     VG_(cli_free)(p);
 }
 
@@ -209,7 +210,7 @@ static void *mr_realloc(ThreadId tid, void *old, SizeT size)
     b->key = (UWord)p;
     b->size = size;
     VG_(HT_add_node)(live, b);
-    record(tid, MR_REALLOC, (Addr)p, size, 0, (Addr)old);
+    mr_heap_record(tid, MR_REALLOC, (Addr)p, size, 0, (Addr)old);
     return p;
 }
 

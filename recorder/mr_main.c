@@ -37,6 +37,7 @@ static void mr_pre_clo_init(void)
     VG_(needs_command_line_options)(mr_process_option, mr_print_usage,
                                     mr_print_debug_usage);
     mr_heap_init();
+    mr_mmap_init();
     mr_process_init();
 }
 

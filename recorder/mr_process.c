@@ -92,7 +92,8 @@ static Bool is_exec(UInt sysno)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
-    (void)tid; (void)nargs;
+    (void)nargs;
+    mr_mmap_pre_syscall(tid, sysno, args);
     if (sysno == __NR_exit_group) {
         exit_seen = True;
         exit_status = (Int)args[0];
@@ -106,7 +107,8 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
-    (void)tid; (void)args; (void)nargs;
+    (void)nargs;
+    mr_mmap_post_syscall(tid, sysno, args, res);
     if (is_exec(sysno) && sr_isError(res) && mr_stream_alive())
         mr_emit(WIRE_EXEC_FAIL, 0, NULL, 0);
 }

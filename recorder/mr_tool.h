@@ -88,6 +88,14 @@ IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 
 /* ---- heap (mr_heap.c) ---- */
 void mr_heap_init(void);
+/* Sends a heap record (wire.h, WIRE_HEAP) with tid's current call stack. */
+void mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old);
+
+/* ---- the client's anonymous mappings (mr_mmap.c) ---- */
+void mr_mmap_init(void);
+/* Called by the syscall wrappers of mr_process.c around every syscall. */
+void mr_mmap_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);
+void mr_mmap_post_syscall(ThreadId tid, UInt sysno, const UWord *args, SysRes res);
 
 /* ---- threads, processes, client requests (mr_process.c) ---- */
 void mr_process_init(void);

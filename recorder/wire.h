@@ -41,7 +41,9 @@
                               * naccesses words instr | kind << 16 | flags << 24 | size << 32,
                               * nexits words ninstrs | naccesses << 24 | jump << 48 */
 #define WIRE_STACK       7   /* aux id; the instruction pointers, innermost first */
-#define WIRE_HEAP        8   /* aux op (mr_heap_op); addr, size, count, old_addr, stack id */
+#define WIRE_HEAP        8   /* aux op (mr_heap_op); addr, size, count, old_addr, stack id.
+                              * MR_MMAP and MR_MUNMAP (mr_mmap.c): size is the
+                              * mapping's, in whole pages; count and old_addr 0 */
 #define WIRE_THREAD      9   /* aux op (mr_thread_op); tid, parent */
 #define WIRE_MARK       10   /* aux 0; string id of the marker's name */
 #define WIRE_COLLECT    11   /* aux 1 (on) or 0 (off) */
