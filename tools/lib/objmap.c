@@ -169,7 +169,8 @@ static int allocator_function(const char *fn, const char *file)
 {
     static const char *const names[] = {
         "malloc", "calloc", "realloc", "free", "memalign", "posix_memalign",
-        "aligned_alloc", "valloc", "pvalloc", "reallocarray", "cfree", NULL
+        "aligned_alloc", "valloc", "pvalloc", "reallocarray", "cfree",
+        "mmap", "mmap64", "mremap", NULL
     };
     if (file) {
         const char *base = strrchr(file, '/');
@@ -669,7 +670,7 @@ static obj_object *add_object(objmap *m, obj_group *g, uint64_t addr,
 }
 
 static int on_alloc(objmap *m, const mr_event *ev, uint64_t addr,
-                    uint64_t size)
+                    uint64_t size, int mapping)
 {
     if (!addr)
         return 0;           /* the allocation failed */
@@ -679,8 +680,10 @@ static int on_alloc(objmap *m, const mr_event *ev, uint64_t addr,
         end_object(m, old, ev->time, 1);
     }
     obj_group *g = stack_id_group(m, ev->u.heap.h.stack, ev->u.heap.stack);
-    if (!g || !add_object(m, g, addr, size, ev->time, ev->tid))
+    obj_object *o = g ? add_object(m, g, addr, size, ev->time, ev->tid) : NULL;
+    if (!o)
         return -1;
+    o->mapping = (uint8_t)mapping;
     m->stats.heap_objects++;
     return 0;
 }
@@ -701,7 +704,7 @@ static int on_realloc(objmap *m, const mr_event *ev)
 {
     const mr_heap *h = &ev->u.heap.h;
     if (!h->old_addr)
-        return on_alloc(m, ev, h->addr, h->size);
+        return on_alloc(m, ev, h->addr, h->size, 0);
     if (!h->addr) {
         if (h->size == 0)   /* realloc(p, 0) freed p */
             on_free(m, ev, h->old_addr);
@@ -709,7 +712,7 @@ static int on_realloc(objmap *m, const mr_event *ev)
     }
     obj_object *o = heap_at(m, h->old_addr);
     if (!o)
-        return on_alloc(m, ev, h->addr, h->size);
+        return on_alloc(m, ev, h->addr, h->size, 0);
     map_remove(m, o);
     if (h->addr != h->old_addr) {
         obj_object *clash = heap_at(m, h->addr);
@@ -726,19 +729,98 @@ static int on_realloc(objmap *m, const mr_event *ev)
     return map_insert(m, o);
 }
 
+/* A live mapping object of v starting in [a, e), or NULL. */
+static obj_object *mapping_in(const objvec *v, uint64_t a, uint64_t e)
+{
+    for (uint32_t i = ov_upper(v, a - 1); i < v->n && v->e[i].start < e; i++)
+        if (v->e[i].start >= a && v->e[i].obj->mapping)
+            return v->e[i].obj;
+    return NULL;
+}
+
+/* Ends every mapping object starting in [a, e): those of v, then those
+ * listed in the pages of the range (through the hash table itself when it
+ * is shorter than the range). */
+static void end_mappings_in(objmap *m, objvec *v, uint64_t a, uint64_t e,
+                            uint64_t time)
+{
+    obj_object *o;
+    while ((o = mapping_in(v, a, e)))
+        end_object(m, o, time, 1);
+}
+
+static void end_mappings(objmap *m, uint64_t a, uint64_t e, uint64_t time)
+{
+    end_mappings_in(m, &m->big, a, e, time);
+    uint64_t first = a >> PAGE_SHIFT, last = (e - 1) >> PAGE_SHIFT;
+    if (last - first >= m->cappages) {
+        for (size_t j = 0; j < m->cappages; j++)
+            if (m->pages[j].key && m->pages[j].key - 1 >= first &&
+                m->pages[j].key - 1 <= last)
+                end_mappings_in(m, &m->pages[j].v, a, e, time);
+        return;
+    }
+    for (uint64_t pn = first; pn <= last; pn++) {
+        page *p = page_find(m, pn);
+        if (p)
+            end_mappings_in(m, &p->v, a, e, time);
+    }
+}
+
+/* The live mapping object starting below a and reaching past it, or NULL.
+ * Mappings overlap no other mapping, so it is the nearest mapping below a
+ * among the few objects starting just below. */
+static obj_object *mapping_across(objmap *m, uint64_t a)
+{
+    page *p = page_find(m, a >> PAGE_SHIFT);
+    const objvec *vs[2] = { &m->big, p ? &p->v : NULL };
+    for (int k = 0; k < 2; k++) {
+        if (!vs[k])
+            continue;
+        for (uint32_t i = ov_upper(vs[k], a - 1), n = 0; i-- > 0 && n < 8; n++) {
+            obj_object *o = vs[k]->e[i].obj;
+            if (o->mapping && o->addr < a && a - o->addr < o->size)
+                return o;
+        }
+    }
+    return NULL;
+}
+
+/* munmap [a, a + size): mappings starting inside end (even when they
+ * reach past the range: the rest is unknown from then on); one reaching
+ * into it from below keeps its head. */
+static int on_munmap(objmap *m, const mr_event *ev)
+{
+    uint64_t a = ev->u.heap.h.addr, size = ev->u.heap.h.size;
+    uint64_t e = a + size < a ? UINT64_MAX : a + size;
+    if (!size || !a)
+        return 0;
+    end_mappings(m, a, e, ev->time);
+    obj_object *o = mapping_across(m, a);
+    if (!o)
+        return 0;
+    map_remove(m, o);
+    o->size = a - o->addr;
+    return map_insert(m, o);
+}
+
 static int on_heap(objmap *m, const mr_event *ev)
 {
     const mr_heap *h = &ev->u.heap.h;
     switch (h->op) {
     case MR_MALLOC: case MR_MEMALIGN: case MR_NEW: case MR_NEW_ARRAY:
-        return on_alloc(m, ev, h->addr, h->size);
+        return on_alloc(m, ev, h->addr, h->size, 0);
     case MR_CALLOC:
-        return on_alloc(m, ev, h->addr, h->size * h->count);
+        return on_alloc(m, ev, h->addr, h->size * h->count, 0);
     case MR_REALLOC:
         return on_realloc(m, ev);
     case MR_FREE: case MR_DELETE: case MR_DELETE_ARRAY:
         on_free(m, ev, h->addr);
         return 0;
+    case MR_MMAP:
+        return on_alloc(m, ev, h->addr, h->size, 1);
+    case MR_MUNMAP:
+        return on_munmap(m, ev);
     default:
         return 0;
     }

@@ -30,6 +30,15 @@
  * realloc keeps the object (and its serial): only its address and size
  * change.
  *
+ * Mappings. An MR_MMAP (an anonymous mapping the program made: ld.so's
+ * __minimal_malloc, custom allocators, big buffers) is a heap object like
+ * a malloc'd block, grouped by its stack; mmap, mmap64 and mremap frames
+ * count as the allocator's. An MR_MUNMAP of [a, e) ends every mapping
+ * object starting in it, even one reaching past e (its rest is unknown
+ * from then on: a head unmap is not followed), and cuts a mapping that
+ * reaches into it from below to end at a (a tail unmap). Other heap
+ * objects are left alone.
+ *
  * The stack rule. The trace carries no stack pointer, but every call
  * pushes its return address: in a block left through a call, the 8-byte
  * store made by the last executed instruction (the call) is written at the
@@ -48,10 +57,10 @@
  * so that a window never spans unrelated memory.
  *
  * Everything else is `unknown`: object 0, offset = the address itself.
- * That is mostly the memory of ld.so's own allocator (its mmaps and the
- * rest of its last data page) and the data of Valgrind's preloads; also
- * memory the program maps itself and accesses before the allocation that
- * covers them was seen.
+ * That is mostly the rest of ld.so's last data page, which its allocator
+ * uses before it maps any; also memory mapped before the trace began
+ * (a forked child's inherited mappings) and the part of a mapping left
+ * after its head was unmapped.
  *
  * Speed. Lookups go through a per-instruction cache (obj_cache, one per
  * static memory instruction, owned by the caller): most executions of an
@@ -132,6 +141,7 @@ typedef struct obj_object {
     uint32_t reallocs;      /* reallocs applied to it */
     uint8_t freed;          /* 1 once freed */
     uint8_t live;           /* 1 while in the map */
+    uint8_t mapping;        /* 1: a heap object made by MR_MMAP */
     /* user_size bytes of the caller's follow, zeroed at allocation */
 } obj_object;
 
