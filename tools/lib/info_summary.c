@@ -175,6 +175,8 @@ static void add_heap(info_summary *s, const mr_heap *h)
     case MR_FREE: case MR_DELETE: case MR_DELETE_ARRAY:
         s->counted.frees++;
         break;
+    case MR_MMAP: case MR_MUNMAP:
+        break;      /* mappings: in no total, as the writer's (format 3) */
     }
 }
 

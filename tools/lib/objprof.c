@@ -404,6 +404,19 @@ static int on_thread(objprof *p, const mr_event *ev)
     return 0;
 }
 
+/* Does this heap operation make a new object (objmap.h)? A mapping is
+ * one; a free, an munmap and a realloc (the same object) are not. */
+static int makes_object(uint8_t op)
+{
+    switch (op) {
+    case MR_MALLOC: case MR_CALLOC: case MR_MEMALIGN: case MR_NEW:
+    case MR_NEW_ARRAY: case MR_MMAP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int objprof_event(objprof *p, const mr_event *ev)
 {
     if (objmap_event(p->map, ev) < 0)
@@ -414,8 +427,7 @@ int objprof_event(objprof *p, const mr_event *ev)
     case MR_EV_THREAD:
         return on_thread(p, ev);
     case MR_EV_HEAP:
-        if (ev->u.heap.h.op != MR_FREE && ev->u.heap.h.op != MR_DELETE &&
-            ev->u.heap.h.op != MR_DELETE_ARRAY && ev->u.heap.h.op != MR_REALLOC) {
+        if (makes_object(ev->u.heap.h.op)) {
             obj_tstats *t = thread(p, ev->tid);
             if (!t)
                 return -1;
