@@ -57,8 +57,8 @@ typedef enum mr_jump {
 /* Heap operations. For MR_CALLOC, count is nmemb and size the element size;
  * for MR_MEMALIGN, count is the alignment; for MR_REALLOC, old_addr is the
  * block given and addr the block returned (realloc keeps object identity).
- * MR_MMAP is an anonymous private mapping of size bytes at addr that the
- * program made (ld.so's own allocator, custom allocators); MR_MUNMAP
+ * MR_MMAP is an anonymous mapping (private or shared) of size bytes at addr
+ * that the program made (ld.so's own allocator, custom allocators); MR_MUNMAP
  * unmaps [addr, addr + size). Those two count in no total (format 3). */
 typedef enum mr_heap_op {
     MR_MALLOC = 1,

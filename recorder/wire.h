@@ -52,8 +52,10 @@
 #define WIRE_EXEC_FAIL  13   /* aux 0; that execve failed, the process goes on */
 #define WIRE_END        14   /* aux reason (mr_end_reason); status, signal */
 
-/* WIRE_MODULE flag: a file of the client's, whose static data objects the
- * encoder reads; clear for Valgrind's preloads. */
+/* WIRE_MODULE flag: the encoder reads the module's static data objects.
+ * The tool sets it for every module (Valgrind's preloads included: memrec's
+ * malloc replacement keeps its state in its .bss); a module without it
+ * only names code. */
 #define WIRE_MODULE_DATA 1
 
 /* Field widths of WIRE_EXEC headers and block definitions. */
