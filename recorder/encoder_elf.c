@@ -172,16 +172,13 @@ static int open_debug_file(Elf *elf)
 
 /* name as written: itself, or when longer than WIRE_MAX_STRING bytes its
  * start followed by "...", WIRE_MAX_STRING bytes in all, in cut (which
- * holds WIRE_MAX_STRING + 1 bytes). The cut backs up to the start of a
- * UTF-8 character, as the tool's does. */
+ * holds WIRE_MAX_STRING + 1 bytes), cut as the tool cuts its strings. */
 static const char *cut_name(const char *name, char *cut)
 {
     size_t n = strnlen(name, WIRE_MAX_STRING + 1);
     if (n <= WIRE_MAX_STRING)
         return name;
-    n = WIRE_MAX_STRING - 3;
-    while (n > 0 && ((unsigned char)name[n] & 0xc0) == 0x80)  /* continues a character */
-        n--;
+    n = wire_cut_length(name);
     memcpy(cut, name, n);
     memcpy(cut + n, "...", 4);
     return cut;

@@ -80,9 +80,7 @@ static const HChar *cut_string(const HChar *s, SizeT *len)
         *len = n;
         return s;
     }
-    n = WIRE_MAX_STRING - 3;
-    while (n > 0 && ((UChar)s[n] & 0xc0) == 0x80)  /* s[n] continues a character */
-        n--;
+    n = wire_cut_length(s);
     VG_(memcpy)(cut, s, n);
     VG_(memcpy)(cut + n, "...", 4);
     *len = n + 3;

@@ -186,8 +186,8 @@ static void post_mremap(ThreadId tid, const UWord *args, SysRes res)
         return;
     Addr old = args[0];
     SizeT old_len = VG_PGROUNDUP(args[1]), new_len = VG_PGROUNDUP(args[2]);
-    if (!old_len || first_after(old) == nranges ||
-        ranges[first_after(old)].start >= old + old_len)
+    UInt i = first_after(old);
+    if (!old_len || i == nranges || ranges[i].start >= old + old_len)
         return;                             /* none of it was reported */
     report_munmap(tid, old, old_len);
     report_mmap(tid, sr_Res(res), new_len);

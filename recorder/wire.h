@@ -72,6 +72,18 @@
 #define WIRE_MAX_STRING  65535u
 #define WIRE_MAX_ARGS    8192u
 
+/* How many bytes of a string longer than WIRE_MAX_STRING are kept before
+ * its "...": as many as fit, backed up to the start of a UTF-8 character
+ * so the text stays UTF-8 if it was (the tool's strings and the encoder's
+ * ELF symbol names are cut alike). */
+static inline unsigned long wire_cut_length(const char *s)
+{
+    unsigned long n = WIRE_MAX_STRING - 3;
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)   /* s[n] continues a character */
+        n--;
+    return n;
+}
+
 /* Builds a generic header. */
 #define WIRE_HEADER(tag, nwords, aux) \
     ((unsigned long long)(tag) | ((unsigned long long)(nwords) << 8) | \

@@ -738,9 +738,7 @@ static obj_object *mapping_in(const objvec *v, uint64_t a, uint64_t e)
     return NULL;
 }
 
-/* Ends every mapping object starting in [a, e): those of v, then those
- * listed in the pages of the range (through the hash table itself when it
- * is shorter than the range). */
+/* Ends every mapping object of v starting in [a, e). */
 static void end_mappings_in(objmap *m, objvec *v, uint64_t a, uint64_t e,
                             uint64_t time)
 {
@@ -749,6 +747,9 @@ static void end_mappings_in(objmap *m, objvec *v, uint64_t a, uint64_t e,
         end_object(m, o, time, 1);
 }
 
+/* Ends every mapping object starting in [a, e): the big objects', then
+ * those listed in the pages of the range (through the hash table itself
+ * when it is shorter than the range). */
 static void end_mappings(objmap *m, uint64_t a, uint64_t e, uint64_t time)
 {
     end_mappings_in(m, &m->big, a, e, time);
