@@ -52,15 +52,17 @@ CREATE TABLE IF NOT EXISTS instructions (
     UNIQUE (run, address, kind, size)
 );
 
--- Groups of objects (the paper's "group"): heap allocation sites, one group
--- per static data object, and the two catch-alls `stack` and `unknown`.
+-- Groups of objects (the paper's "group"): heap allocation sites (of malloc
+-- and friends, and of anonymous mmaps), one group per static data object,
+-- and the two catch-alls `stack` and `unknown`.
 CREATE TABLE IF NOT EXISTS alloc_sites (
     run      INTEGER NOT NULL REFERENCES runs(id),  -- the run
     id       INTEGER PRIMARY KEY,  -- group id, unique in the whole database
     serial   INTEGER NOT NULL,     -- group number within the run, in order of first use
     kind     TEXT NOT NULL,        -- 'heap', 'static', 'stack' or 'unknown'
     name     TEXT NOT NULL,        -- readable name: function:line of the call site,
-                                   -- the symbol of a static object, 'stack', 'unknown'
+                                   -- a static object's name (its symbol, or for data
+                                   -- no symbol covers "file:section[+0xOFF]"), 'stack', 'unknown'
     function TEXT,                 -- allocating function (frame 0), NULL if unknown or not heap
     file     TEXT,                 -- its source file, NULL when unknown
     line     INTEGER,              -- its source line, NULL when unknown
@@ -72,15 +74,15 @@ CREATE TABLE IF NOT EXISTS alloc_sites (
     bytes    INTEGER NOT NULL DEFAULT 0   -- bytes accessed in objects of the group
 );
 
--- Objects: heap blocks and static data objects, with their lifetimes and
--- access statistics.
+-- Objects: heap blocks (anonymous mmaps included) and static data objects,
+-- with their lifetimes and access statistics.
 CREATE TABLE IF NOT EXISTS objects (
     run          INTEGER NOT NULL REFERENCES runs(id),         -- the run
     id           INTEGER PRIMARY KEY,                          -- unique in the whole database
     site         INTEGER NOT NULL REFERENCES alloc_sites(id),  -- its group
     serial       INTEGER NOT NULL,  -- object number within its group, in allocation order from 0
     kind         TEXT NOT NULL,     -- 'heap' or 'static'
-    name         TEXT,              -- symbol of a static object; NULL for heap objects
+    name         TEXT,              -- name of a static object (as its group's); NULL for heap objects
     address      INTEGER NOT NULL,  -- start address (the last one, after reallocs)
     size         INTEGER NOT NULL,  -- bytes (the last size, after reallocs)
     alloc_time   INTEGER NOT NULL,  -- when allocated (0 for static objects)
@@ -137,7 +139,7 @@ CREATE TABLE IF NOT EXISTS threads (
     static       INTEGER NOT NULL,  -- accesses to static objects
     stack        INTEGER NOT NULL,  -- accesses classified as stack
     unknown      INTEGER NOT NULL,  -- accesses to nothing known
-    allocs       INTEGER NOT NULL,  -- heap blocks it allocated
+    allocs       INTEGER NOT NULL,  -- heap blocks (and mappings) it allocated
     first_access INTEGER,           -- time of its first access
     last_access  INTEGER,           -- time of its last access
     PRIMARY KEY (run, tid)
