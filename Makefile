@@ -9,7 +9,7 @@
 #
 # Sources are found by name, so adding a file needs no edit here:
 #   format/*.c          the trace library (the only code touching trace bytes)
-#   tools/lib/*.c       analysis code shared by the commands
+#   tools/lib/*/*.c     analysis code shared by the commands, one folder per concern
 #   tools/trace-*.c     one command each (a thin main); tools/trace-*.sh are shell commands
 #   tests/unit/test_*.c cmocka tests, built with ASan+UBSan
 #   tests/fuzz/fuzz_*.c libFuzzer targets
@@ -31,7 +31,7 @@ LDLIBS    := -lzstd -lsqlite3 -lm -lpthread
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 FORMAT_SRC  := $(sort $(wildcard format/*.c))
-TOOLLIB_SRC := $(sort $(wildcard tools/lib/*.c))
+TOOLLIB_SRC := $(sort $(wildcard tools/lib/*/*.c))
 CMD_C       := $(sort $(wildcard tools/trace-*.c))
 CMD_SH      := $(sort $(wildcard tools/trace-*.sh))
 TEST_SRC    := $(sort $(wildcard tests/unit/test_*.c))

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "memrec_trace.h"
-#include "synth.h"
+#include "synth/synth.h"
 
 /* The targets of issue 2. */
 #define TARGET_DECODE_PER_SEC 100e6   /* accesses decoded per second */

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "profiledb.h"
-#include "sql_embedded.h"
+#include "base/cli.h"
+#include "db/profiledb.h"
+#include "db/sql_embedded.h"
 
 static const char usage_text[] =
     "Usage: trace-db FILE init|upgrade\n"

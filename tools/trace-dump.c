@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dump_filter.h"
-#include "dump_lackey.h"
-#include "dump_next.h"
-#include "dump_out.h"
-#include "dump_text.h"
+#include "base/cli.h"
+#include "dump/dump_filter.h"
+#include "dump/dump_lackey.h"
+#include "dump/dump_next.h"
+#include "dump/dump_out.h"
+#include "dump/dump_text.h"
 
 static const char usage_text[] =
     "Usage: trace-dump [--format=text|lackey] [--thread=TID] [--from=TIME]\n"

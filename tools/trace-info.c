@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dump_next.h"
-#include "dump_out.h"
-#include "info_report.h"
-#include "info_summary.h"
+#include "base/cli.h"
+#include "dump/dump_next.h"
+#include "dump/dump_out.h"
+#include "info/info_report.h"
+#include "info/info_summary.h"
 
 static const char usage_text[] =
     "Usage: trace-info [--json] [-q] [TRACE|-]\n"

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "mempat.h"
-#include "objinsn.h"
-#include "profiledb.h"
-#include "symbolize.h"
+#include "base/cli.h"
+#include "mempat/mempat.h"
+#include "stream/objinsn.h"
+#include "db/profiledb.h"
+#include "base/symbolize.h"
 
 static const char usage_text[] =
     "Usage: trace-mempat [OPTION]... [TRACE|-]\n"

@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "objinsn.h"
-#include "objmap.h"
-#include "objprof.h"
-#include "objreport.h"
-#include "objstore.h"
-#include "profiledb.h"
+#include "base/cli.h"
+#include "stream/objinsn.h"
+#include "objects/objmap.h"
+#include "objects/objprof.h"
+#include "objects/objreport.h"
+#include "objects/objstore.h"
+#include "db/profiledb.h"
 
 static const char usage_text[] =
     "Usage: trace-objects [--db FILE] [--group-depth=N] [--samples=N] [--top=N]\n"

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "objinsn.h"
-#include "objmap.h"
-#include "objstore.h"
-#include "symbolize.h"
+#include "base/cli.h"
+#include "stream/objinsn.h"
+#include "objects/objmap.h"
+#include "objects/objstore.h"
+#include "base/symbolize.h"
 
 static const char usage_text[] =
     "Usage: trace-objrel [--group-depth=N] [--group=NAME] [--no-header] [-q]\n"

@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "profiledb.h"
-#include "sql_embedded.h"
+#include "base/cli.h"
+#include "db/profiledb.h"
+#include "db/sql_embedded.h"
 
 extern char **environ;
 

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "synth.h"
+#include "base/cli.h"
+#include "synth/synth.h"
 
 static void usage(void)
 {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "dump_out.h"
+#include "dump/dump_out.h"
 
 /* An output into memory (open_memstream) with a buffer of cap bytes. */
 typedef struct memout {

@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "info_summary.h"
+#include "info/info_summary.h"
 #include "memrec_trace.h"
-#include "synth.h"
+#include "synth/synth.h"
 
 static char dir[] = "/tmp/test_info_counts.XXXXXX";
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "mempat.h"
+#include "mempat/mempat.h"
 
 #define R 1
 #define W 2

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "memrec_trace.h"
-#include "objinsn.h"
-#include "objmap.h"
+#include "stream/objinsn.h"
+#include "objects/objmap.h"
 
 static char dir[] = "/tmp/test_objmap.XXXXXX";
 static char trace[256];

@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "profiledb.h"
-#include "sql_embedded.h"
+#include "db/profiledb.h"
+#include "db/sql_embedded.h"
 
 static char dir[] = "/tmp/test_pdb.XXXXXX";
 static char path[256];

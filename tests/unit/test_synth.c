@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "synth.h"
+#include "synth/synth.h"
 
 /* The accesses the generator reported, in order. */
 typedef struct access_log {

@@ -1,0 +1,102 @@
+/* distinct.c: counting distinct integers, exact then HyperLogLog. */
+#include "base/distinct.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HLL_BITS 12
+#define HLL_REGS (1u << HLL_BITS)
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+/* One member into the sketch: the register its hash picks keeps the
+ * longest run of leading zeros seen (HyperLogLog, Flajolet et al. 2007). */
+void distinct_hll_add(uint8_t *regs, uint64_t v)
+{
+    uint64_t h = mix64(v);
+    uint32_t r = (uint32_t)(h >> (64 - HLL_BITS));
+    uint64_t rest = h << HLL_BITS;
+    uint8_t rank = rest ? (uint8_t)(__builtin_clzll(rest) + 1) : (uint8_t)(64 - HLL_BITS + 1);
+    if (rank > regs[r])
+        regs[r] = rank;
+}
+
+/* Switches a set to the sketch, folding in the members so far. */
+static int to_hll(distinct *b)
+{
+    if (!(b->hll = calloc(HLL_REGS, 1)))
+        return -1;
+    for (uint64_t w = 0; w < b->nwords; w++)
+        for (uint64_t x = b->w[w]; x; x &= x - 1)
+            distinct_hll_add(b->hll, w * 64 + (uint64_t)__builtin_ctzll(x));
+    free(b->w);
+    b->w = NULL;
+    b->nwords = 0;
+    return 0;
+}
+
+int distinct_add_slow(distinct *b, uint64_t bit)
+{
+    if (b->hll) {
+        distinct_hll_add(b->hll, bit);
+        return 0;
+    }
+    if (bit >= DISTINCT_EXACT) {
+        if (to_hll(b) < 0)
+            return -1;
+        distinct_hll_add(b->hll, bit);
+        return 0;
+    }
+    uint64_t w = bit >> 6;
+    if (w >= b->nwords) {
+        uint64_t n = b->nwords ? b->nwords : 1;
+        while (n <= w)
+            n *= 2;
+        uint64_t *nw = realloc(b->w, n * sizeof *nw);
+        if (!nw)
+            return -1;
+        memset(nw + b->nwords, 0, (n - b->nwords) * sizeof *nw);
+        b->w = nw;
+        b->nwords = n;
+    }
+    uint64_t m = 1ull << (bit & 63);
+    if (!(b->w[w] & m)) {
+        b->w[w] |= m;
+        b->count++;
+    }
+    return 0;
+}
+
+uint64_t distinct_count(const distinct *b)
+{
+    if (!b->hll)
+        return b->count;
+    /* The raw estimate with the usual small-range correction (linear
+     * counting while registers are still empty). */
+    double sum = 0, m = HLL_REGS;
+    uint32_t zeros = 0;
+    for (uint32_t i = 0; i < HLL_REGS; i++) {
+        sum += 1.0 / (double)(1ull << b->hll[i]);
+        zeros += !b->hll[i];
+    }
+    double alpha = 0.7213 / (1 + 1.079 / m);
+    double e = alpha * m * m / sum;
+    if (e <= 2.5 * m && zeros)
+        e = m * log(m / zeros);
+    return (uint64_t)(e + 0.5);
+}
+
+void distinct_free(distinct *b)
+{
+    free(b->w);
+    free(b->hll);
+    memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,58 @@
+/*
+ * distinct.h: a set of non-negative integers that counts its distinct
+ * members: exactly, with a growing bitmap, while the members stay below
+ * DISTINCT_EXACT; beyond, the bitmap is folded into a HyperLogLog sketch
+ * (4096 registers, about 1.6% standard error), so that a huge array walked
+ * at random costs neither 1/8 of its size in memory nor a cache miss per
+ * access.
+ *
+ * A zeroed struct is an empty set. distinct_add is inline because it runs
+ * several times per memory access in the profiles.
+ */
+#ifndef MEMREC_DISTINCT_H
+#define MEMREC_DISTINCT_H
+
+#include <stdint.h>
+
+#define DISTINCT_EXACT (1u << 20)
+
+typedef struct distinct {
+    uint64_t *w;            /* bitmap words, NULL until the first member */
+    uint64_t nwords;
+    uint64_t count;         /* members, while exact */
+    uint8_t *hll;           /* the sketch once past DISTINCT_EXACT, else NULL */
+} distinct;
+
+/* The cases the inline path leaves: a sketch, a member beyond the bitmap. */
+int distinct_add_slow(distinct *b, uint64_t member);
+void distinct_hll_add(uint8_t *regs, uint64_t member);
+
+/* Adds member; 0, or -1 when out of memory. */
+static inline int distinct_add(distinct *b, uint64_t member)
+{
+    uint64_t w = member >> 6;
+    /* nwords is 0 once the set is a sketch; the bitmap may reach past
+     * DISTINCT_EXACT (it grows by doubling), members there may not */
+    if (w < b->nwords && member < DISTINCT_EXACT) {
+        uint64_t m = 1ull << (member & 63);
+        b->count += !(b->w[w] & m);
+        b->w[w] |= m;
+        return 0;
+    }
+    if (b->hll) {           /* past DISTINCT_EXACT: a big array's offsets */
+        distinct_hll_add(b->hll, member);
+        return 0;
+    }
+    return distinct_add_slow(b, member);
+}
+
+/* Distinct members: exact, or the sketch's estimate. */
+uint64_t distinct_count(const distinct *b);
+
+/* 1 while the count is exact. */
+static inline int distinct_exact(const distinct *b) { return !b->hll; }
+
+/* Frees the set's memory and empties it. */
+void distinct_free(distinct *b);
+
+#endif /* MEMREC_DISTINCT_H */

@@ -1,0 +1,38 @@
+/* symbolize.c: code addresses as "function:line" and friends. */
+#include "base/symbolize.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *sym_basename(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path;
+}
+
+const char *sym_where(const mr_reader *r, uint64_t addr, char *buf, size_t n)
+{
+    const mr_symbol *s = mr_reader_symbol(r, addr);
+    if (s && s->function && s->line)
+        snprintf(buf, n, "%s:%" PRIu32, s->function, s->line);
+    else if (s && s->function)
+        snprintf(buf, n, "%s", s->function);
+    else if (s && s->file && s->line)
+        snprintf(buf, n, "%s:%" PRIu32, sym_basename(s->file), s->line);
+    else
+        snprintf(buf, n, "0x%" PRIx64, addr);
+    return buf;
+}
+
+const char *sym_where_long(const mr_reader *r, uint64_t addr, char *buf,
+                           size_t n)
+{
+    const mr_symbol *s = mr_reader_symbol(r, addr);
+    if (s && s->function && s->file && s->line)
+        snprintf(buf, n, "%s (%s:%" PRIu32 ")", s->function,
+                 sym_basename(s->file), s->line);
+    else
+        sym_where(r, addr, buf, n);
+    return buf;
+}
