@@ -78,7 +78,7 @@ $(LIBTRACE): $(patsubst %.c,$(BUILD)/obj/%.o,$(FORMAT_SRC))
 	rm -f $@ && ar rcs $@ $^
 
 # sql/ compiled in: the schema and canned queries travel inside the commands.
-SQL_FILES := $(wildcard sql/schema.sql sql/queries/*.sql)
+SQL_FILES := $(wildcard sql/schema/*.sql sql/queries/*.sql)
 $(BUILD)/gen/sql_embedded.c: $(SQL_FILES) scripts/embed-sql.sh
 	@mkdir -p $(@D)
 	scripts/embed-sql.sh $@
