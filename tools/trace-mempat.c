@@ -12,7 +12,7 @@
 
 #include "base/cli.h"
 #include "mempat/mempat.h"
-#include "stream/objinsn.h"
+#include "stream/insns.h"
 #include "db/profiledb.h"
 #include "base/symbolize.h"
 
@@ -50,11 +50,11 @@ static const char usage_text[] =
 /* Statics, so that exits through cli_fail() leave them reachable (no leak
  * reports under the sanitizers). */
 static mr_reader *reader;
-static objinsn *insns;
+static insn_table *insns;
 static mempat *patterns;
-static uint32_t *to_slot;        /* objinsn number -> mempat slot */
+static uint32_t *to_slot;        /* insns number -> mempat slot */
 static uint32_t nto_slot;
-static uint32_t *scratch;        /* objinsn_exec's room for guarded blocks */
+static uint32_t *scratch;        /* insn_table_exec's room for guarded blocks */
 static uint32_t nscratch;
 static uint32_t *order;
 static const char *trace_path;   /* for messages */
@@ -117,11 +117,11 @@ static void out_of_memory(void)
     cli_fail(cli_trace_name(trace_path), "out of memory");
 }
 
-/* Gives every objinsn number seen so far its mempat slot (objinsn keys by
+/* Gives every insns number seen so far its mempat slot (insns keys by
  * size too; a MemPat line is per address and kind). */
 static void map_new_instructions(void)
 {
-    uint32_t n = objinsn_count(insns);
+    uint32_t n = insn_table_count(insns);
     if (n <= nto_slot)
         return;
     uint32_t *m = realloc(to_slot, n * sizeof *m);
@@ -129,7 +129,7 @@ static void map_new_instructions(void)
         out_of_memory();
     to_slot = m;
     for (uint32_t i = nto_slot; i < n; i++) {
-        const obj_insn *in = objinsn_get(insns, i);
+        const insn_info *in = insn_table_get(insns, i);
         if ((to_slot[i] = mempat_slot(patterns, in->addr, in->kind)) ==
             UINT32_MAX)
             out_of_memory();
@@ -155,7 +155,7 @@ static const block_slots *slots_of_block(const mr_block_def *def)
     if (def->id < nslots_by_block && slots_by_block[def->id] &&
         slots_by_block[def->id]->def == def)
         return slots_by_block[def->id];
-    const uint32_t *insn = objinsn_block(insns, def);
+    const uint32_t *insn = insn_table_block(insns, def);
     if (!insn)
         out_of_memory();
     map_new_instructions();
@@ -222,7 +222,7 @@ static void feed_exec(const mr_event *ev)
         return;
     }
     if (n != def->exits[ev->u.exec.exit].naccesses) {
-        /* Guarded accesses whose guard was false are missing: objinsn
+        /* Guarded accesses whose guard was false are missing: insns
          * matches the others to their definitions. */
         if (def->naccesses > nscratch) {
             uint32_t *s = realloc(scratch, def->naccesses * sizeof *s);
@@ -231,7 +231,7 @@ static void feed_exec(const mr_event *ev)
             scratch = s;
             nscratch = def->naccesses;
         }
-        const uint32_t *insn = objinsn_exec(insns, ev, scratch);
+        const uint32_t *insn = insn_table_exec(insns, ev, scratch);
         if (!insn)
             out_of_memory();
         for (uint32_t i = 0; i < n; i++)
@@ -376,7 +376,7 @@ int main(int argc, char **argv)
     cli_init(argv[0]);
     parse_options(argc, argv, &o);
     trace_path = o.trace;
-    insns = objinsn_new();
+    insns = insn_table_new();
     patterns = mempat_new(o.max_patterns);
     if (!insns || !patterns)
         out_of_memory();
@@ -398,7 +398,7 @@ int main(int argc, char **argv)
     free(scratch);
     free(to_slot);
     mempat_free(patterns);
-    objinsn_free(insns);
+    insn_table_free(insns);
     mr_reader_close(reader);
     return 0;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/cli.h"
-#include "stream/objinsn.h"
+#include "stream/insns.h"
 #include "objects/objmap.h"
 #include "objects/objprof.h"
 #include "objects/objreport.h"
@@ -166,7 +166,7 @@ static void translate_only(uint32_t depth)
 {
     objmap_options mo = { .group_depth = depth, .reader = reader };
     objmap *m = objmap_new(&mo);
-    objinsn *t = objinsn_new();
+    insn_table *t = insn_table_new();
     obj_cache *caches = NULL;
     uint32_t ncaches = 0, *scratch = NULL, nscratch = 0;
     uint64_t by_kind[4] = { 0 }, offsets = 0, events = 0;
@@ -187,11 +187,11 @@ static void translate_only(uint32_t depth)
             if (!(scratch = malloc(nscratch * sizeof *scratch)))
                 cli_fail(NULL, "out of memory");
         }
-        const uint32_t *slots = objinsn_exec(t, &ev, scratch);
+        const uint32_t *slots = insn_table_exec(t, &ev, scratch);
         if (!slots)
             cli_fail(NULL, "out of memory");
-        if (objinsn_count(t) > ncaches) {
-            uint32_t n = objinsn_count(t) * 2;
+        if (insn_table_count(t) > ncaches) {
+            uint32_t n = insn_table_count(t) * 2;
             obj_cache *c = realloc(caches, n * sizeof *c);
             if (!c)
                 cli_fail(NULL, "out of memory");
@@ -221,7 +221,7 @@ static void translate_only(uint32_t depth)
     (void)offsets;
     free(caches);
     free(scratch);
-    objinsn_free(t);
+    insn_table_free(t);
     objmap_free(m);
 }
 

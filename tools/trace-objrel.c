@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/cli.h"
-#include "stream/objinsn.h"
+#include "stream/insns.h"
 #include "objects/objmap.h"
 #include "objects/objstore.h"
 #include "base/symbolize.h"
@@ -53,7 +53,7 @@ static const char usage_text[] =
 
 static mr_reader *reader;
 static objmap *map;
-static objinsn *insns;
+static insn_table *insns;
 
 /* Per instruction slot: its cache and its printed "function:line\tpc". */
 typedef struct slot_info {
@@ -67,7 +67,7 @@ static uint32_t ngroup_names;
 
 static void grow_slots(void)
 {
-    uint32_t need = objinsn_count(insns);
+    uint32_t need = insn_table_count(insns);
     if (need <= nslots)
         return;
     uint32_t n = nslots ? nslots : 1024;
@@ -85,7 +85,7 @@ static const char *slot_where(uint32_t slot)
 {
     slot_info *s = &slots[slot];
     if (!s->where) {
-        const obj_insn *in = objinsn_get(insns, slot);
+        const insn_info *in = insn_table_get(insns, slot);
         char buf[SYM_BUF], line[SYM_BUF + 32];
         sym_where(reader, in->addr, buf, sizeof buf);
         snprintf(line, sizeof line, "%s\t0x%" PRIx64, buf, in->addr);
@@ -129,7 +129,7 @@ static void print_exec(const mr_event *ev, const char *only, uint32_t **scratch,
         *scratch = s;
         *nscratch = def->naccesses;
     }
-    const uint32_t *sl = objinsn_exec(insns, ev, *scratch);
+    const uint32_t *sl = insn_table_exec(insns, ev, *scratch);
     if (!sl)
         cli_fail(NULL, "out of memory");
     grow_slots();
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
     const char *path = optind < argc ? argv[optind] : "-";
     reader = cli_open_trace(path);
     mo.reader = reader;
-    if (!(map = objmap_new(&mo)) || !(insns = objinsn_new()))
+    if (!(map = objmap_new(&mo)) || !(insns = insn_table_new()))
         cli_fail(NULL, "out of memory");
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
         free(group_names[i]);
     free(group_names);
     free(scratch);
-    objinsn_free(insns);
+    insn_table_free(insns);
     objmap_free(map);
     mr_reader_close(reader);
     return 0;

@@ -15,12 +15,12 @@ typedef struct insn_state {
 struct objprof {
     objprof_options o;
     objmap *map;
-    objinsn *insns;
+    insn_table *insns;
     insn_state *is;
     uint32_t nis;
     obj_tstats *threads;
     uint32_t nthreads;
-    uint32_t *scratch;      /* objinsn_exec's slots for partial executions */
+    uint32_t *scratch;      /* insn_table_exec's slots for partial executions */
     uint32_t nscratch;
     uint64_t accesses, loads, stores;
 };
@@ -65,7 +65,7 @@ static inline obj_tstats *thread(objprof *p, uint32_t tid)
 
 static int insns_fit(objprof *p)
 {
-    uint32_t need = objinsn_count(p->insns);
+    uint32_t need = insn_table_count(p->insns);
     if (need <= p->nis)
         return 0;
     uint32_t n = p->nis ? p->nis : 1024;
@@ -262,7 +262,7 @@ static int on_exec(objprof *p, const mr_event *ev)
         p->scratch = s;
         p->nscratch = def->naccesses;
     }
-    const uint32_t *slots = objinsn_exec(p->insns, ev, p->scratch);
+    const uint32_t *slots = insn_table_exec(p->insns, ev, p->scratch);
     obj_tstats *t = thread(p, ev->tid);
     if (!slots || !t || insns_fit(p) < 0)
         return -1;
@@ -344,7 +344,7 @@ objprof *objprof_new(const objprof_options *opts)
                           .reader = p->o.reader,
                           .on_end = object_ended, .ctx = p };
     p->map = objmap_new(&mo);
-    p->insns = objinsn_new();
+    p->insns = insn_table_new();
     if (!p->map || !p->insns) {
         objprof_free(p);
         return NULL;
@@ -381,14 +381,14 @@ void objprof_free(objprof *p)
         }
         objmap_free(p->map);
     }
-    objinsn_free(p->insns);
+    insn_table_free(p->insns);
     free(p->threads);
     free(p->scratch);
     free(p);
 }
 
 objmap *objprof_map(objprof *p) { return p->map; }
-objinsn *objprof_insns(objprof *p) { return p->insns; }
+insn_table *objprof_insns(objprof *p) { return p->insns; }
 
 const obj_igstats *objprof_insn_groups(const objprof *p, uint32_t slot)
 {

@@ -27,7 +27,7 @@
 #include "memrec_trace.h"
 #include "base/distinct.h"
 #include "objects/objmap.h"
-#include "stream/objinsn.h"
+#include "stream/insns.h"
 
 /* Statistics of one object (the caller-owned part of its record). */
 typedef struct obj_stats {
@@ -57,7 +57,7 @@ typedef struct obj_sample {
     uint64_t time;
     uint64_t serial;        /* object within the group */
     uint64_t offset;
-    uint32_t insn;          /* objinsn slot */
+    uint32_t insn;          /* insns slot */
     uint32_t tid;
     uint8_t kind;           /* mr_access_kind */
 } obj_sample;
@@ -117,7 +117,7 @@ void objprof_finish(objprof *p);
 void objprof_free(objprof *p);
 
 objmap *objprof_map(objprof *p);
-objinsn *objprof_insns(objprof *p);
+insn_table *objprof_insns(objprof *p);
 
 /* What instruction slot did to each group (a list), NULL if nothing. */
 const obj_igstats *objprof_insn_groups(const objprof *p, uint32_t slot);

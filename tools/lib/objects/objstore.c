@@ -22,7 +22,7 @@ struct objstore {
     int failed;
     int64_t *site_ids;      /* obj_group.id -> alloc_sites.id (0: not yet) */
     uint32_t nsite_ids;
-    int64_t *insn_ids;      /* objinsn slot -> instructions.id */
+    int64_t *insn_ids;      /* insns slot -> instructions.id */
     char **names;           /* group names used so far in this run (hash set) */
     size_t nnames, capnames;
     sqlite3_stmt *ins_object;
@@ -328,8 +328,8 @@ static const char *access_kind_word(uint8_t kind)
 /* instructions rows (shared with other analyses) and instr_groups. */
 static int write_instructions(objstore *s, objprof *p)
 {
-    objinsn *t = objprof_insns(p);
-    uint32_t n = objinsn_count(t);
+    insn_table *t = objprof_insns(p);
+    uint32_t n = insn_table_count(t);
     s->insn_ids = calloc(n ? n : 1, sizeof *s->insn_ids);
     sqlite3_stmt *st = pdb_prepare(
         s->db, "INSERT INTO instr_groups (run, instruction, site, accesses, "
@@ -341,7 +341,7 @@ static int write_instructions(objstore *s, objprof *p)
         const obj_igstats *ig = objprof_insn_groups(p, slot);
         if (!ig)
             continue;
-        const obj_insn *in = objinsn_get(t, slot);
+        const insn_info *in = insn_table_get(t, slot);
         const mr_symbol *sym = mr_reader_symbol(s->r, in->addr);
         if (pdb_instruction(s->db, s->run, in->addr,
                             sym ? sym->function : NULL, sym ? sym->file : NULL,

@@ -1,23 +1,23 @@
-/* objinsn.c: dense numbers for static memory instructions. */
-#include "stream/objinsn.h"
+/* insns.c: dense numbers for static memory instructions. */
+#include "stream/insns.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* The instructions in order of first sight, a hash over them (each slot
  * holds an instruction's number + 1, 0 = empty) and each block's numbers. */
-struct objinsn {
-    obj_insn *insns;
+struct insn_table {
+    insn_info *insns;
     uint32_t n, cap;
-    uint32_t *hash;         /* open addressing over insns */
+    uint32_t *hash;         /* open addressing over insn_table */
     uint32_t hcap;
     uint32_t **blocks;      /* block id -> slot numbers of its accesses */
     uint32_t nblocks;
 };
 
-objinsn *objinsn_new(void) { return calloc(1, sizeof(objinsn)); }
+insn_table *insn_table_new(void) { return calloc(1, sizeof(insn_table)); }
 
-void objinsn_free(objinsn *t)
+void insn_table_free(insn_table *t)
 {
     if (!t)
         return;
@@ -29,14 +29,14 @@ void objinsn_free(objinsn *t)
     free(t);
 }
 
-uint32_t objinsn_count(const objinsn *t) { return t->n; }
+uint32_t insn_table_count(const insn_table *t) { return t->n; }
 
-const obj_insn *objinsn_get(const objinsn *t, uint32_t slot)
+const insn_info *insn_table_get(const insn_table *t, uint32_t slot)
 {
     return slot < t->n ? &t->insns[slot] : NULL;
 }
 
-static uint32_t insn_hash(const obj_insn *i, uint32_t cap)
+static uint32_t insn_hash(const insn_info *i, uint32_t cap)
 {
     uint64_t h = (i->addr * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)i->size << 3) ^
                  i->kind;
@@ -44,7 +44,7 @@ static uint32_t insn_hash(const obj_insn *i, uint32_t cap)
     return (uint32_t)(h >> 32) & (cap - 1);
 }
 
-static int rehash(objinsn *t)
+static int rehash(insn_table *t)
 {
     uint32_t cap = t->hcap ? 2 * t->hcap : 1024;
     uint32_t *h = calloc(cap, sizeof *h);
@@ -63,19 +63,19 @@ static int rehash(objinsn *t)
 }
 
 /* The slot of an instruction, made if new; UINT32_MAX when out of memory. */
-static uint32_t slot_of(objinsn *t, const obj_insn *key)
+static uint32_t slot_of(insn_table *t, const insn_info *key)
 {
     if (2 * (t->n + 1) > t->hcap && rehash(t) < 0)
         return UINT32_MAX;
     uint32_t j = insn_hash(key, t->hcap);
     for (; t->hash[j]; j = (j + 1) & (t->hcap - 1)) {
-        const obj_insn *i = &t->insns[t->hash[j] - 1];
+        const insn_info *i = &t->insns[t->hash[j] - 1];
         if (i->addr == key->addr && i->size == key->size && i->kind == key->kind)
             return t->hash[j] - 1;
     }
     if (t->n == t->cap) {
         uint32_t cap = t->cap ? 2 * t->cap : 256;
-        obj_insn *n = realloc(t->insns, cap * sizeof *n);
+        insn_info *n = realloc(t->insns, cap * sizeof *n);
         if (!n)
             return UINT32_MAX;
         t->insns = n;
@@ -86,7 +86,7 @@ static uint32_t slot_of(objinsn *t, const obj_insn *key)
     return t->n - 1;
 }
 
-const uint32_t *objinsn_block(objinsn *t, const mr_block_def *def)
+const uint32_t *insn_table_block(insn_table *t, const mr_block_def *def)
 {
     if (def->id < t->nblocks && t->blocks[def->id])
         return t->blocks[def->id];
@@ -106,7 +106,7 @@ const uint32_t *objinsn_block(objinsn *t, const mr_block_def *def)
         return NULL;
     for (uint32_t a = 0; a < def->naccesses; a++) {
         const mr_access_def *ad = &def->accesses[a];
-        obj_insn key = { 0, ad->size, ad->kind };
+        insn_info key = { 0, ad->size, ad->kind };
         if (ad->instr < def->ninstrs)
             key.addr = def->instrs[ad->instr].addr;
         if ((slots[a] = slot_of(t, &key)) == UINT32_MAX) {
@@ -118,10 +118,10 @@ const uint32_t *objinsn_block(objinsn *t, const mr_block_def *def)
     return slots;
 }
 
-const uint32_t *objinsn_exec(objinsn *t, const mr_event *ev, uint32_t *scratch)
+const uint32_t *insn_table_exec(insn_table *t, const mr_event *ev, uint32_t *scratch)
 {
     const mr_block_def *def = ev->u.exec.def;
-    const uint32_t *slots = objinsn_block(t, def);
+    const uint32_t *slots = insn_table_block(t, def);
     if (!slots || ev->u.exec.naccesses == def->exits[ev->u.exec.exit].naccesses)
         return slots;
     /* Some guarded accesses did not happen: match the rest in order. */

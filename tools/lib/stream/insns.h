@@ -1,5 +1,5 @@
 /*
- * objinsn.h: static memory instructions, numbered densely.
+ * insns.h: static memory instructions, numbered densely.
  *
  * The trace names an access by (block, access index); the same machine
  * instruction appears in several blocks (Valgrind retranslates and builds
@@ -8,27 +8,27 @@
  * what this table gives, through a per-block array so that finding the
  * number of an access costs two array loads.
  */
-#ifndef MEMREC_OBJINSN_H
-#define MEMREC_OBJINSN_H
+#ifndef MEMREC_INSNS_H
+#define MEMREC_INSNS_H
 
 #include <stdint.h>
 #include "memrec_trace.h"
 
 /* One static memory instruction. */
-typedef struct obj_insn {
+typedef struct insn_info {
     uint64_t addr;          /* address of the machine instruction */
     uint32_t size;          /* bytes accessed */
     uint8_t kind;           /* mr_access_kind */
-} obj_insn;
+} insn_info;
 
-typedef struct objinsn objinsn;
+typedef struct insn_table insn_table;
 
-objinsn *objinsn_new(void);
-void objinsn_free(objinsn *t);
+insn_table *insn_table_new(void);
+void insn_table_free(insn_table *t);
 
 /* The slot numbers of the accesses of block def, one per def->accesses
  * entry (built on first use). NULL when out of memory. */
-const uint32_t *objinsn_block(objinsn *t, const mr_block_def *def);
+const uint32_t *insn_table_block(insn_table *t, const mr_block_def *def);
 
 /* The slot numbers of the accesses of an MR_EV_EXEC event, one per
  * ev->u.exec.accesses entry: the block's array when every access of the
@@ -36,10 +36,10 @@ const uint32_t *objinsn_block(objinsn *t, const mr_block_def *def);
  * guard was false are dropped) are matched to their definitions in order
  * and their slots written to scratch (room for def->naccesses entries).
  * NULL when out of memory. */
-const uint32_t *objinsn_exec(objinsn *t, const mr_event *ev, uint32_t *scratch);
+const uint32_t *insn_table_exec(insn_table *t, const mr_event *ev, uint32_t *scratch);
 
 /* Instructions so far; slots are 0 .. count-1 in order of first sight. */
-uint32_t objinsn_count(const objinsn *t);
-const obj_insn *objinsn_get(const objinsn *t, uint32_t slot);
+uint32_t insn_table_count(const insn_table *t);
+const insn_info *insn_table_get(const insn_table *t, uint32_t slot);
 
 #endif
