@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "memrec_trace.h"
-#include "stream/insns.h"
+#include "stream/access.h"
 #include "objects/objmap.h"
 
 static char dir[] = "/tmp/test_objmap.XXXXXX";
@@ -190,7 +190,7 @@ static objmap *translate(uint32_t depth, const want *w, size_t nw)
     assert_non_null(r);
     objmap_options o = {.group_depth = depth, .on_end = on_end, .reader = r};
     objmap *m = objmap_new(&o);
-    insn_table *t = insn_table_new();
+    access_stream *t = access_stream_new(0);
     obj_cache caches[16] = {{0}};
     mr_event ev;
     size_t k = 0;
@@ -201,11 +201,12 @@ static objmap *translate(uint32_t depth, const want *w, size_t nw)
         if (ev.kind == MR_EV_HEAP && ev.u.heap.h.op == MR_FREE &&
             ev.u.heap.h.addr == 0x10000000)
             free_time = ev.time;
-        if (ev.kind != MR_EV_EXEC)
+        access_exec x;
+        int got = access_stream_exec(t, &ev, &x);
+        assert_true(got >= 0);
+        if (!got)
             continue;
-        uint32_t scratch[8];
-        const uint32_t *slots = insn_table_exec(t, &ev, scratch);
-        assert_non_null(slots);
+        const uint32_t *slots = x.insn;
         for (uint32_t i = 0; i < ev.u.exec.naccesses; i++) {
             const mr_access *a = &ev.u.exec.accesses[i];
             assert_true(slots[i] < 16);
@@ -230,9 +231,9 @@ static objmap *translate(uint32_t depth, const want *w, size_t nw)
     assert_int_equal(rc, 0);
     assert_int_equal(k, nw);
     /* Block 0's first load and block 2's load are one instruction. */
-    assert_int_equal(insn_table_count(t), 5);
+    assert_int_equal(insn_table_count(access_stream_insns(t)), 5);
     objmap_finish(m);
-    insn_table_free(t);
+    access_stream_free(t);
     mr_reader_close(r);
     return m;
 }

@@ -1,9 +1,12 @@
 /*
  * cli.h: what every trace-* command does the same way: its name in
- * messages, the exit statuses, --version, opening a trace, progress.
+ * messages, the exit statuses, --version, opening a trace and the one rule
+ * for reading its next event, progress, cleanup on failure. Options and
+ * --help come from a table (base/opts.h).
  *
- * Conventions (ARCHITECTURE.md): errors are "trace-NAME: FILE: what went
- * wrong" on stderr; status 1 for a failure, 2 for bad usage.
+ * Conventions: errors are "trace-NAME: FILE: what went wrong" on stderr,
+ * one line; status 1 for a failure, 2 for bad usage. Only mains (and this
+ * skeleton on their behalf) exit; library code returns errors.
  */
 #ifndef MEMREC_CLI_H
 #define MEMREC_CLI_H
@@ -23,33 +26,64 @@ const char *cli_prog(void);
 noreturn void cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
-/* "prog: file: message" and exit 1. file may be NULL. */
+/* "prog: file: message" and exit 1 (after the cleanup, see cli_on_fail).
+ * file may be NULL. */
 noreturn void cli_fail(const char *file, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* "prog: file: warning: message" on one line; the command goes on. */
+void cli_warn(const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* What cli_fail() runs before exiting, so that a failure leaves no
+ * half-written output: a database writer rolls its transaction back.
+ * One at a time; fn NULL removes it. */
+void cli_on_fail(void (*fn)(void *ctx), void *ctx);
 
 /* Prints "prog (memrec) VERSION" and exits 0. */
 noreturn void cli_version(void);
 
-/* Parses a non-negative decimal (or 0x-prefixed hex) option value, or exits 2
- * naming the option. */
-uint64_t cli_parse_u64(const char *option, const char *value);
+/* Parses a non-negative decimal (or 0x-prefixed hex) number, or exits 2
+ * naming what it is for. */
+uint64_t cli_parse_u64(const char *what, const char *value);
 
-/* Opens a trace ("-" or NULL is stdin) or exits 1 with the reader's message. */
+/* Opens a trace ("-" or NULL is stdin) or exits 1 with the reader's
+ * message. The skeleton keeps its name for the messages of cli_next(). */
 mr_reader *cli_open_trace(const char *path);
 
-/* Reads the next event; on a reader error prints it and exits 1 (the
- * caller's cleanup runs through atexit if it needs any). Returns 0 at the
- * end of the trace. A truncated trace gives a warning, not an error, when
- * allow_truncated is set: the events read so far are what there is. */
-int cli_next(mr_reader *r, const char *path, mr_event *ev, int allow_truncated);
+/* The one rule for reading a trace: 1 and *ev filled; 0 at the end of the
+ * events. A corrupt or unreadable trace is an error (exit 1). A trace that
+ * ends early, cut off (the reader's -1) or closed without its end record
+ * (the reader's 0 with truncation reported), gives one warning line
+ * "prog: FILE: warning: truncated: ...; using the events before it" and
+ * ends the events, or with --strict is an error. Shows progress. */
+int cli_next(mr_reader *r, mr_event *ev);
+
+/* 0 once cli_next() met a truncated trace: what was made of it covers
+ * part of the run (a profile records that). */
+int cli_trace_complete(void);
+
+/* Quiet: no progress (-q). Strict: truncation is an error (--strict). */
+void cli_set_quiet(int quiet);
+void cli_set_strict(int strict);
 
 /* Progress on stderr while long work runs: only when stderr is a terminal
- * and -q was not given. Call often; it prints at most a few times a second. */
-void cli_set_quiet(int quiet);
+ * and -q was not given; at most a few lines a second. cli_next() calls it. */
 void cli_progress(mr_reader *r);
 void cli_progress_done(void);
 
 /* Printable display path for a trace argument ("-" -> "<stdin>"). */
 const char *cli_trace_name(const char *path);
+
+/* The trace's display name, as cli_open_trace() was given it. */
+const char *cli_trace(void);
+
+/* Writes to stdout are checked at the end: flushes and exits 1 with
+ * "prog: <stdout>: cannot write: ..." when output failed. */
+void cli_flush_stdout(void);
+
+/* Words joined by spaces (a command line, for the record); malloc'd, NULL
+ * when out of memory. */
+char *cli_join(int argc, const char *const *argv);
 
 #endif /* MEMREC_CLI_H */

@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per static memory instruction: its lookup cache and what it touched. */
+#include "base/array.h"
+#include "objects/objrel.h"
+
+/* Per static memory instruction: what it touched. */
 typedef struct insn_state {
-    obj_cache cache;
     obj_igstats *groups;    /* most recently used first */
 } insn_state;
 
@@ -14,15 +16,12 @@ typedef struct insn_state {
  * per-thread counters and the totals. */
 struct objprof {
     objprof_options o;
-    objmap *map;
-    insn_table *insns;
-    insn_state *is;
-    uint32_t nis;
+    objrel *rel;            /* the object-relative stream (insn_state each) */
     obj_tstats *threads;
-    uint32_t nthreads;
-    uint32_t *scratch;      /* insn_table_exec's slots for partial executions */
-    uint32_t nscratch;
+    size_t nthreads;
     uint64_t accesses, loads, stores;
+    uint64_t instructions;  /* executed: the end of the last execution, or
+                             * the end record's total */
 };
 
 uint64_t obj_stats_offsets(const obj_stats *s)
@@ -45,15 +44,8 @@ obj_gstats *objprof_group_stats(const objprof *p, const obj_group *g)
 /* The counters of thread tid, made room for; NULL when out of memory. */
 static obj_tstats *thread_grow(objprof *p, uint32_t tid)
 {
-    uint32_t n = p->nthreads ? p->nthreads : 16;
-    while (n <= tid)
-        n *= 2;
-    obj_tstats *t = realloc(p->threads, n * sizeof *t);
-    if (!t)
+    if (ARRAY_FIT(p->threads, p->nthreads, (size_t)tid + 1) < 0)
         return NULL;
-    memset(t + p->nthreads, 0, (n - p->nthreads) * sizeof *t);
-    p->threads = t;
-    p->nthreads = n;
     return &p->threads[tid];
 }
 
@@ -61,23 +53,6 @@ static obj_tstats *thread_grow(objprof *p, uint32_t tid)
 static inline obj_tstats *thread(objprof *p, uint32_t tid)
 {
     return tid < p->nthreads ? &p->threads[tid] : thread_grow(p, tid);
-}
-
-static int insns_fit(objprof *p)
-{
-    uint32_t need = insn_table_count(p->insns);
-    if (need <= p->nis)
-        return 0;
-    uint32_t n = p->nis ? p->nis : 1024;
-    while (n < need)
-        n *= 2;
-    insn_state *is = realloc(p->is, n * sizeof *is);
-    if (!is)
-        return -1;
-    memset(is + p->nis, 0, (n - p->nis) * sizeof *is);
-    p->is = is;
-    p->nis = n;
-    return 0;
 }
 
 /* The (instruction, group) record, moved to the front of its list. */
@@ -205,15 +180,16 @@ static int note_insn_group(insn_state *s, obj_object *o, uint64_t off,
     return 0;
 }
 
-static int on_access(objprof *p, const mr_event *ev, const mr_access *a,
-                     uint32_t slot, obj_tstats *t)
+/* One access to object o: addr of size bytes by instruction insn of
+ * thread tid. */
+static int on_access(objprof *p, obj_object *o, uint32_t tid, uint64_t addr,
+                     uint32_t size, uint8_t kind, uint64_t time, uint32_t insn,
+                     obj_tstats *t)
 {
-    insn_state *s = &p->is[slot];
-    obj_object *o = objmap_find(p->map, &s->cache, ev->tid, a->addr);
+    insn_state *s = objrel_user(p->rel, insn);
     obj_group *g = o->group;
-    uint64_t off = a->addr - o->addr;
-    uint64_t time = ev->time + a->instr;
-    int load = a->kind != MR_STORE, store = a->kind != MR_LOAD;
+    uint64_t off = addr - o->addr;
+    int load = kind != MR_STORE, store = kind != MR_LOAD;
     obj_gstats *gs = g->user ? g->user : objprof_group_stats(p, g);
     if (!gs)
         return -1;
@@ -223,52 +199,49 @@ static int on_access(objprof *p, const mr_event *ev, const mr_access *a,
     gs->accesses++;
     gs->loads += load;
     gs->stores += store;
-    gs->bytes += a->size;
+    gs->bytes += size;
     t->loads += load;
     t->stores += store;
-    t->bytes += a->size;
+    t->bytes += size;
     t->by_kind[g->kind]++;
     if (!t->seen)
         t->first = time;
     t->seen = 1;
     t->last = time;
-    if (note_insn_group(s, o, off, a->size, time) < 0)
+    if (note_insn_group(s, o, off, size, time) < 0)
         return -1;
     if (g->kind <= OBJ_STATIC) {
-        if (note_object(o, off, a->size, load, store, time) < 0 ||
+        if (note_object(o, off, size, load, store, time) < 0 ||
             note_heat(gs, off, load, store) < 0)
             return -1;
     }
     /* note_sample's own first test, here so that most accesses skip the
      * call and the sample's construction (a stride of 0 counts as 1). */
     if (p->o.samples && !(mix(gs->accesses) & (gs->stride ? gs->stride - 1 : 0))) {
-        obj_sample smp = { gs->accesses, time, o->serial, off, slot, ev->tid, a->kind };
+        obj_sample smp = { gs->accesses, time, o->serial, off, insn, tid, kind };
         if (note_sample(gs, p->o.samples, &smp) < 0)
             return -1;
     }
     return 0;
 }
 
-static int on_exec(objprof *p, const mr_event *ev)
+/* The accesses of one execution (or of a batch of them, should the
+ * reader batch: each execution in turn, as they ran). */
+static int on_exec(objprof *p, const access_exec *x)
 {
-    uint32_t n = ev->u.exec.naccesses;
-    if (!n)
-        return 0;
-    const mr_block_def *def = ev->u.exec.def;
-    if (def->naccesses > p->nscratch) {
-        uint32_t *s = realloc(p->scratch, def->naccesses * sizeof *s);
-        if (!s)
-            return -1;
-        p->scratch = s;
-        p->nscratch = def->naccesses;
-    }
-    const uint32_t *slots = insn_table_exec(p->insns, ev, p->scratch);
+    const mr_event *ev = x->ev;
     obj_tstats *t = thread(p, ev->tid);
-    if (!slots || !t || insns_fit(p) < 0)
+    if (!t)
         return -1;
-    for (uint32_t i = 0; i < n; i++)
-        if (on_access(p, ev, &ev->u.exec.accesses[i], slots[i], t) < 0)
-            return -1;
+    for (uint64_t j = 0; j < x->repeat; j++)
+        for (uint32_t i = 0; i < x->n; i++) {
+            const mr_access *a = &x->acc[i];
+            uint64_t addr = a->addr + (j ? j * x->strides[i] : 0);
+            obj_object *o = objrel_find(p->rel, x, i, addr);
+            if (on_access(p, o, ev->tid, addr, a->size, a->kind,
+                          access_time(x, i, j), x->insn[i], t) < 0)
+                return -1;
+        }
     return 0;
 }
 
@@ -298,11 +271,15 @@ static int makes_object(uint8_t op)
 
 int objprof_event(objprof *p, const mr_event *ev)
 {
-    if (objmap_event(p->map, ev) < 0)
-        return -1;
+    access_exec x;
+    if (ev->kind == MR_EV_EXEC)
+        p->instructions = ev->time + ev->u.exec.ninstrs;
+    if (ev->kind == MR_EV_END && ev->u.end->totals.instructions)
+        p->instructions = ev->u.end->totals.instructions;
+    int rc = objrel_event(p->rel, ev, &x);
+    if (rc != 0)
+        return rc < 0 ? -1 : on_exec(p, &x);
     switch (ev->kind) {
-    case MR_EV_EXEC:
-        return on_exec(p, ev);
     case MR_EV_THREAD:
         return on_thread(p, ev);
     case MR_EV_HEAP:
@@ -343,23 +320,22 @@ objprof *objprof_new(const objprof_options *opts)
                           .user_size = sizeof(obj_stats),
                           .reader = p->o.reader,
                           .on_end = object_ended, .ctx = p };
-    p->map = objmap_new(&mo);
-    p->insns = insn_table_new();
-    if (!p->map || !p->insns) {
+    if (!(p->rel = objrel_new(&mo, sizeof(insn_state)))) {
         objprof_free(p);
         return NULL;
     }
     return p;
 }
 
-void objprof_finish(objprof *p) { objmap_finish(p->map); }
+void objprof_finish(objprof *p) { objrel_finish(p->rel); }
 
 void objprof_free(objprof *p)
 {
     if (!p)
         return;
-    for (uint32_t i = 0; i < p->nis; i++) {
-        obj_igstats *ig = p->is[i].groups;
+    uint32_t ninsns = p->rel ? insn_table_count(objprof_insns(p)) : 0;
+    for (uint32_t i = 0; i < ninsns; i++) {
+        obj_igstats *ig = ((insn_state *)objrel_user(p->rel, i))->groups;
         while (ig) {
             obj_igstats *next = ig->next;
             distinct_free(&ig->objects);
@@ -368,10 +344,10 @@ void objprof_free(objprof *p)
             ig = next;
         }
     }
-    free(p->is);
-    if (p->map) {
-        for (uint32_t i = 0; i < objmap_ngroups(p->map); i++) {
-            obj_group *g = objmap_group(p->map, i);
+    if (p->rel) {
+        objmap *map = objrel_map(p->rel);
+        for (uint32_t i = 0; i < objmap_ngroups(map); i++) {
+            obj_group *g = objmap_group(map, i);
             obj_gstats *gs = g->user;
             if (gs) {
                 free(gs->heat);
@@ -379,20 +355,23 @@ void objprof_free(objprof *p)
                 free(gs);
             }
         }
-        objmap_free(p->map);
     }
-    insn_table_free(p->insns);
+    objrel_free(p->rel);
     free(p->threads);
-    free(p->scratch);
     free(p);
 }
 
-objmap *objprof_map(objprof *p) { return p->map; }
-insn_table *objprof_insns(objprof *p) { return p->insns; }
-
-const obj_igstats *objprof_insn_groups(const objprof *p, uint32_t slot)
+objmap *objprof_map(objprof *p) { return objrel_map(p->rel); }
+const insn_table *objprof_insns(const objprof *p)
 {
-    return slot < p->nis ? p->is[slot].groups : NULL;
+    return access_stream_insns(objrel_stream(p->rel));
+}
+
+const obj_igstats *objprof_insn_groups(const objprof *p, uint32_t insn)
+{
+    if (insn >= insn_table_count(objprof_insns(p)))
+        return NULL;
+    return ((insn_state *)objrel_user(p->rel, insn))->groups;
 }
 
 uint32_t objprof_max_tid(const objprof *p)
@@ -404,6 +383,8 @@ const obj_tstats *objprof_thread(const objprof *p, uint32_t tid)
 {
     return tid < p->nthreads ? &p->threads[tid] : NULL;
 }
+
+uint64_t objprof_instructions(const objprof *p) { return p->instructions; }
 
 void objprof_totals(const objprof *p, uint64_t *accesses, uint64_t *loads,
                     uint64_t *stores)

@@ -117,10 +117,10 @@ void objprof_finish(objprof *p);
 void objprof_free(objprof *p);
 
 objmap *objprof_map(objprof *p);
-insn_table *objprof_insns(objprof *p);
+const insn_table *objprof_insns(const objprof *p);
 
-/* What instruction slot did to each group (a list), NULL if nothing. */
-const obj_igstats *objprof_insn_groups(const objprof *p, uint32_t slot);
+/* What instruction insn did to each group (a list), NULL if nothing. */
+const obj_igstats *objprof_insn_groups(const objprof *p, uint32_t insn);
 
 /* The statistics of a group (never NULL for a group of the map). */
 obj_gstats *objprof_group_stats(const objprof *p, const obj_group *g);
@@ -128,6 +128,10 @@ obj_gstats *objprof_group_stats(const objprof *p, const obj_group *g);
 /* Threads: ids 0 .. objprof_max_tid(). */
 uint32_t objprof_max_tid(const objprof *p);
 const obj_tstats *objprof_thread(const objprof *p, uint32_t tid);
+
+/* Instructions executed, as far as the events went (the end record's
+ * total when the trace has one). */
+uint64_t objprof_instructions(const objprof *p);
 
 /* Totals: accesses (a modify counts once), loads and stores. */
 void objprof_totals(const objprof *p, uint64_t *accesses, uint64_t *loads,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "objects/objstore.h"
+#include "objects/groupname.h"
 #include "base/symbolize.h"
 
 /* A dead object worth listing: a copy, since its record is recycled. */
@@ -165,7 +166,7 @@ void objreport_print(objreport *rep, objprof *p, const mr_reader *r,
         if (!gs->accesses)
             break;
         char name[SYM_BUF], offs[128];
-        objstore_group_name(r, g, name, sizeof name);
+        obj_group_name(r, g, name, sizeof name);
         hot_offsets(gs, offs, sizeof offs);
         fprintf(out, "  %12" PRIu64 " %5.1f%% %8" PRIu64 " %10" PRIu64
                      "  %-7s %-28s %s\n", gs->accesses, pct(gs->accesses, accesses),
@@ -180,7 +181,7 @@ void objreport_print(objreport *rep, objprof *p, const mr_reader *r,
     for (unsigned k = 0; k < rep->n; k++) {
         const top_object *t = &rep->v[k];
         char name[SYM_BUF], life[64];
-        objstore_group_name(r, t->group, name, sizeof name);
+        obj_group_name(r, t->group, name, sizeof name);
         size_t len = strlen(name);
         snprintf(name + len, sizeof name - len, "#%" PRIu64, t->serial);
         if (t->freed)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/symbolize.h"
+#include "objects/groupname.h"
 
 const char *const OBJSTORE_TABLES[] = {
     "access_samples", "instr_groups", "object_offsets", "objects",
@@ -28,7 +29,6 @@ struct objstore {
     sqlite3_stmt *ins_object;
 };
 
-static const char *kind_names[] = { "heap", "static", "stack", "unknown" };
 
 objstore *objstore_new(pdb *db, int64_t run, const mr_reader *r)
 {
@@ -64,65 +64,6 @@ void objstore_free(objstore *s)
     free(s);
 }
 
-/* The symbol of a call site: frames are return addresses (or just below
- * them), so look one byte lower to land inside the call instruction. */
-static const mr_symbol *site_symbol(const mr_reader *r, uint64_t ip)
-{
-    return ip ? mr_reader_symbol(r, ip - 1) : NULL;
-}
-
-static void where(const mr_reader *r, uint64_t ip, char *buf, size_t n)
-{
-    const mr_symbol *sym = site_symbol(r, ip);
-    if (sym && sym->function && sym->line)
-        snprintf(buf, n, "%s:%" PRIu32, sym->function, sym->line);
-    else if (sym && sym->function)
-        snprintf(buf, n, "%s", sym->function);
-    else
-        snprintf(buf, n, "0x%" PRIx64, ip);
-}
-
-const char *objstore_group_name(const mr_reader *r, const obj_group *g,
-                                char *buf, size_t n)
-{
-    if (g->kind != OBJ_HEAP) {
-        snprintf(buf, n, "%s", g->name ? g->name : kind_names[g->kind]);
-        return buf;
-    }
-    if (!g->depth) {
-        snprintf(buf, n, "(no stack)");
-        return buf;
-    }
-    /* All the frames that define the group, so that groups made with
-     * --group-depth=N > 1 get different names: "grid:13 <- main:40". */
-    size_t used = 0;
-    buf[0] = 0;
-    for (uint32_t i = 0; i < g->depth; i++) {
-        char w[SYM_BUF];
-        where(r, g->ips[i], w, sizeof w);
-        int k = snprintf(buf + used, n - used, "%s%s", i ? " <- " : "", w);
-        if (k < 0 || (size_t)k >= n - used)
-            break;
-        used += (size_t)k;
-    }
-    return buf;
-}
-
-/* "f:12 <- g:30" for the frames of a heap group. */
-static void stack_text(const mr_reader *r, const obj_group *g, char *buf,
-                       size_t n)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    for (uint32_t i = 0; i < g->depth && used + 4 < n; i++) {
-        char w[SYM_BUF];
-        where(r, g->ips[i], w, sizeof w);
-        int k = snprintf(buf + used, n - used, "%s%s", i ? " <- " : "", w);
-        if (k < 0 || (size_t)k >= n - used)
-            break;
-        used += (size_t)k;
-    }
-}
 
 static size_t name_hash(const char *n)
 {
@@ -199,15 +140,15 @@ static int64_t site_id(objstore *s, const obj_group *g)
     if (!st)
         return 0;
     char name[SYM_BUF + 16], stack[4 * SYM_BUF];
-    objstore_group_name(s->r, g, name, SYM_BUF);
+    obj_group_name(s->r, g, name, SYM_BUF);
     if (unique_name(s, name, sizeof name) < 0)
         return 0;
     sqlite3_bind_int64(st, 1, s->run);
     sqlite3_bind_int64(st, 2, g->id);
-    sqlite3_bind_text(st, 3, kind_names[g->kind], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, obj_kind_name(g->kind), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
     if (g->kind == OBJ_HEAP && g->depth) {
-        const mr_symbol *sym = site_symbol(s->r, g->ips[0]);
+        const mr_symbol *sym = obj_site_symbol(s->r, g->ips[0]);
         if (sym && sym->function)
             sqlite3_bind_text(st, 5, sym->function, -1, SQLITE_TRANSIENT);
         if (sym && sym->file)
@@ -215,7 +156,7 @@ static int64_t site_id(objstore *s, const obj_group *g)
         if (sym && sym->line)
             sqlite3_bind_int64(st, 7, sym->line);
         sqlite3_bind_int64(st, 8, (int64_t)g->ips[0]);
-        stack_text(s->r, g, stack, sizeof stack);
+        obj_group_stack(s->r, g, stack, sizeof stack);
         sqlite3_bind_text(st, 9, stack, -1, SQLITE_TRANSIENT);
     } else if (g->kind == OBJ_STATIC) {
         sqlite3_bind_int64(st, 8, (int64_t)g->addr);
@@ -328,7 +269,7 @@ static const char *access_kind_word(uint8_t kind)
 /* instructions rows (shared with other analyses) and instr_groups. */
 static int write_instructions(objstore *s, objprof *p)
 {
-    insn_table *t = objprof_insns(p);
+    const insn_table *t = objprof_insns(p);
     uint32_t n = insn_table_count(t);
     s->insn_ids = calloc(n ? n : 1, sizeof *s->insn_ids);
     sqlite3_stmt *st = pdb_prepare(

@@ -35,10 +35,4 @@ int objstore_finish(objstore *s, objprof *p, uint64_t instructions);
 int objstore_failed(const objstore *s);
 void objstore_free(objstore *s);
 
-/* A group's display name into buf: "function:line" of its call site (heap;
- * with more than one defining frame, "f:12 <- g:30"), the symbol (static),
- * "stack" or "unknown". */
-const char *objstore_group_name(const mr_reader *r, const obj_group *g,
-                                char *buf, size_t n);
-
 #endif

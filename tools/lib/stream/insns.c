@@ -4,15 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+
 /* The instructions in order of first sight, a hash over them (each slot
  * holds an instruction's number + 1, 0 = empty) and each block's numbers. */
 struct insn_table {
     insn_info *insns;
-    uint32_t n, cap;
-    uint32_t *hash;         /* open addressing over insn_table */
+    uint32_t n;
+    size_t cap, stampcap;
+    uint32_t *hash;         /* open addressing over insns */
     uint32_t hcap;
-    uint32_t **blocks;      /* block id -> slot numbers of its accesses */
-    uint32_t nblocks;
+    block_insns **blocks;   /* block id -> the numbers of its accesses */
+    size_t nblocks;
+    uint64_t *stamp;        /* per instruction: the last block that used it
+                             * (stamp_now + 1), to find repeats in a block */
+    uint64_t stamp_now;
 };
 
 insn_table *insn_table_new(void) { return calloc(1, sizeof(insn_table)); }
@@ -24,6 +30,7 @@ void insn_table_free(insn_table *t)
     for (uint32_t i = 0; i < t->nblocks; i++)
         free(t->blocks[i]);
     free(t->blocks);
+    free(t->stamp);
     free(t->hash);
     free(t->insns);
     free(t);
@@ -31,9 +38,9 @@ void insn_table_free(insn_table *t)
 
 uint32_t insn_table_count(const insn_table *t) { return t->n; }
 
-const insn_info *insn_table_get(const insn_table *t, uint32_t slot)
+const insn_info *insn_table_get(const insn_table *t, uint32_t insn)
 {
-    return slot < t->n ? &t->insns[slot] : NULL;
+    return insn < t->n ? &t->insns[insn] : NULL;
 }
 
 static uint32_t insn_hash(const insn_info *i, uint32_t cap)
@@ -62,8 +69,8 @@ static int rehash(insn_table *t)
     return 0;
 }
 
-/* The slot of an instruction, made if new; UINT32_MAX when out of memory. */
-static uint32_t slot_of(insn_table *t, const insn_info *key)
+/* The number of an instruction, made if new; UINT32_MAX when out of memory. */
+static uint32_t number_of(insn_table *t, const insn_info *key)
 {
     if (2 * (t->n + 1) > t->hcap && rehash(t) < 0)
         return UINT32_MAX;
@@ -73,66 +80,43 @@ static uint32_t slot_of(insn_table *t, const insn_info *key)
         if (i->addr == key->addr && i->size == key->size && i->kind == key->kind)
             return t->hash[j] - 1;
     }
-    if (t->n == t->cap) {
-        uint32_t cap = t->cap ? 2 * t->cap : 256;
-        insn_info *n = realloc(t->insns, cap * sizeof *n);
-        if (!n)
-            return UINT32_MAX;
-        t->insns = n;
-        t->cap = cap;
-    }
+    if (ARRAY_FIT(t->insns, t->cap, t->n + 1) < 0 ||
+        ARRAY_FIT(t->stamp, t->stampcap, t->n + 1) < 0)
+        return UINT32_MAX;
     t->insns[t->n] = *key;
     t->hash[j] = ++t->n;
     return t->n - 1;
 }
 
-const uint32_t *insn_table_block(insn_table *t, const mr_block_def *def)
+const block_insns *insn_table_block(insn_table *t, const mr_block_def *def)
 {
-    if (def->id < t->nblocks && t->blocks[def->id])
+    if (def->id < t->nblocks && t->blocks[def->id] &&
+        t->blocks[def->id]->def == def)
         return t->blocks[def->id];
-    if (def->id >= t->nblocks) {
-        uint32_t n = t->nblocks ? t->nblocks : 1024;
-        while (n <= def->id)
-            n *= 2;
-        uint32_t **b = realloc(t->blocks, n * sizeof *b);
-        if (!b)
-            return NULL;
-        memset(b + t->nblocks, 0, (n - t->nblocks) * sizeof *b);
-        t->blocks = b;
-        t->nblocks = n;
-    }
-    uint32_t *slots = malloc((def->naccesses ? def->naccesses : 1) * sizeof *slots);
-    if (!slots)
+    if (ARRAY_FIT(t->blocks, t->nblocks, (size_t)def->id + 1) < 0)
         return NULL;
+    block_insns *b = malloc(sizeof *b + (def->naccesses ? def->naccesses : 1) *
+                                            sizeof *b->insn);
+    if (!b)
+        return NULL;
+    b->def = def;
+    b->distinct = 1;
     for (uint32_t a = 0; a < def->naccesses; a++) {
         const mr_access_def *ad = &def->accesses[a];
         insn_info key = { 0, ad->size, ad->kind };
         if (ad->instr < def->ninstrs)
             key.addr = def->instrs[ad->instr].addr;
-        if ((slots[a] = slot_of(t, &key)) == UINT32_MAX) {
-            free(slots);
+        uint32_t n = number_of(t, &key);
+        if (n == UINT32_MAX) {
+            free(b);
             return NULL;
         }
+        b->insn[a] = n;
+        /* A number seen before in this block has this block's stamp. */
+        b->distinct &= t->stamp[n] != t->stamp_now + 1;
+        t->stamp[n] = t->stamp_now + 1;
     }
-    t->blocks[def->id] = slots;
-    return slots;
-}
-
-const uint32_t *insn_table_exec(insn_table *t, const mr_event *ev, uint32_t *scratch)
-{
-    const mr_block_def *def = ev->u.exec.def;
-    const uint32_t *slots = insn_table_block(t, def);
-    if (!slots || ev->u.exec.naccesses == def->exits[ev->u.exec.exit].naccesses)
-        return slots;
-    /* Some guarded accesses did not happen: match the rest in order. */
-    uint32_t d = 0;
-    for (uint32_t i = 0; i < ev->u.exec.naccesses; i++) {
-        const mr_access *a = &ev->u.exec.accesses[i];
-        while (d < def->naccesses &&
-               (def->accesses[d].instr != a->instr ||
-                def->accesses[d].kind != a->kind))
-            d++;
-        scratch[i] = d < def->naccesses ? slots[d++] : slots[0];
-    }
-    return scratch;
+    t->stamp_now++;
+    free(t->blocks[def->id]);
+    return t->blocks[def->id] = b;
 }

@@ -26,20 +26,22 @@ typedef struct insn_table insn_table;
 insn_table *insn_table_new(void);
 void insn_table_free(insn_table *t);
 
-/* The slot numbers of the accesses of block def, one per def->accesses
- * entry (built on first use). NULL when out of memory. */
-const uint32_t *insn_table_block(insn_table *t, const mr_block_def *def);
+/* The instruction numbers of a block's accesses, one per def->accesses
+ * entry, made at the block's first execution. */
+typedef struct block_insns {
+    const mr_block_def *def;    /* the definition they were made for: an
+                                 * id defined again gets new numbers */
+    int distinct;               /* no number appears twice: a batch of
+                                 * executions can go to each instruction
+                                 * whole */
+    uint32_t insn[];
+} block_insns;
 
-/* The slot numbers of the accesses of an MR_EV_EXEC event, one per
- * ev->u.exec.accesses entry: the block's array when every access of the
- * exit happened, else the accesses that did happen (guarded ones whose
- * guard was false are dropped) are matched to their definitions in order
- * and their slots written to scratch (room for def->naccesses entries).
- * NULL when out of memory. */
-const uint32_t *insn_table_exec(insn_table *t, const mr_event *ev, uint32_t *scratch);
+/* The numbers of block def's accesses; NULL when out of memory. */
+const block_insns *insn_table_block(insn_table *t, const mr_block_def *def);
 
-/* Instructions so far; slots are 0 .. count-1 in order of first sight. */
+/* Instructions so far, numbered 0 .. count-1 in order of first sight. */
 uint32_t insn_table_count(const insn_table *t);
-const insn_info *insn_table_get(const insn_table *t, uint32_t slot);
+const insn_info *insn_table_get(const insn_table *t, uint32_t insn);
 
 #endif

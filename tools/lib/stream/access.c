@@ -1,0 +1,100 @@
+/* access.c: the one access stream, see access.h. */
+#include "stream/access.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+
+struct access_stream {
+    struct access_stream_head h;    /* first: the inline accessor reads it */
+    size_t user_cap;                /* instructions the records have room for */
+    insn_table *insns;
+    uint32_t *scratch;              /* numbers of a partial execution */
+    size_t nscratch;
+};
+
+access_stream *access_stream_new(size_t user_size)
+{
+    access_stream *s = calloc(1, sizeof *s);
+    if (!s || !(s->insns = insn_table_new())) {
+        free(s);
+        return NULL;
+    }
+    s->h.user_size = user_size;
+    return s;
+}
+
+void access_stream_free(access_stream *s)
+{
+    if (!s)
+        return;
+    insn_table_free(s->insns);
+    free(s->h.user);
+    free(s->scratch);
+    free(s);
+}
+
+const insn_table *access_stream_insns(const access_stream *s)
+{
+    return s->insns;
+}
+
+/* Room for the records of every instruction numbered so far. */
+static int fit_user(access_stream *s)
+{
+    size_t need = insn_table_count(s->insns);
+    if (!s->h.user_size || need <= s->user_cap)
+        return 0;
+    size_t cap = s->user_cap ? s->user_cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    char *u = realloc(s->h.user, cap * s->h.user_size);
+    if (!u)
+        return -1;
+    memset(u + s->user_cap * s->h.user_size, 0,
+           (cap - s->user_cap) * s->h.user_size);
+    s->h.user = u;
+    s->user_cap = cap;
+    return 0;
+}
+
+/* Some guarded accesses did not happen: the ones that did are matched to
+ * their definitions in order (same instruction and kind). */
+static const uint32_t *match_partial(access_stream *s, const block_insns *b,
+                                     const mr_event *ev)
+{
+    const mr_block_def *def = ev->u.exec.def;
+    if (ARRAY_FIT(s->scratch, s->nscratch, def->naccesses) < 0)
+        return NULL;
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < ev->u.exec.naccesses; i++) {
+        const mr_access *a = &ev->u.exec.accesses[i];
+        while (d < def->naccesses && (def->accesses[d].instr != a->instr ||
+                                      def->accesses[d].kind != a->kind))
+            d++;
+        s->scratch[i] = d < def->naccesses ? b->insn[d++] : b->insn[0];
+    }
+    return s->scratch;
+}
+
+int access_stream_exec(access_stream *s, const mr_event *ev, access_exec *x)
+{
+    if (ev->kind != MR_EV_EXEC || !ev->u.exec.naccesses)
+        return 0;
+    const mr_block_def *def = ev->u.exec.def;
+    const block_insns *b = insn_table_block(s->insns, def);
+    if (!b || fit_user(s) < 0)
+        return -1;
+    x->ev = ev;
+    x->n = ev->u.exec.naccesses;
+    x->acc = ev->u.exec.accesses;
+    x->repeat = ev->u.exec.repeat ? ev->u.exec.repeat : 1;
+    x->strides = x->repeat > 1 ? ev->u.exec.strides : NULL;
+    x->distinct = b->distinct;
+    x->insn = b->insn;
+    if (x->n != def->exits[ev->u.exec.exit].naccesses &&
+        !(x->insn = match_partial(s, b, ev)))
+        return -1;
+    return 1;
+}
