@@ -1,3 +1,5 @@
+# title: Groups by memory traffic
+# empty: no accesses in this run
 # groups.gp: the groups with the most memory traffic, loads and stores
 # stacked, hottest first. Labels are the allocation site (function:line)
 # or the static object's symbol, with the kind of memory.

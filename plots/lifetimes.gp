@@ -1,3 +1,5 @@
+# title: Heap object lifetimes
+# empty: no heap objects in this run
 # lifetimes.gp: heap object lifetimes over time, one lane per group (the
 # hottest group at the bottom). Each object is a horizontal line from its
 # allocation to its free; within a lane objects stack in allocation order,

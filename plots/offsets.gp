@@ -1,3 +1,6 @@
+# title: Accesses to one group
+# empty: no sampled accesses to that group, or to any
+# subtitle: group
 # offsets.gp: sampled accesses to one group against time. Top: which
 # object (serial, in allocation order); bottom: which offset in it. A
 # linked-list walk shows as objects visited in link order, always at the

@@ -7,7 +7,6 @@
  * The trace goes to stdout unless -o names a file, so trace-synth can stand
  * at the head of a pipeline. The generator is tools/lib/synth.c.
  */
-#include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,132 +15,63 @@
 #include <unistd.h>
 
 #include "base/cli.h"
+#include "base/opts.h"
 #include "synth/synth.h"
 
-static void usage(void)
+/* What the command line asked for. */
+static synth_options synth = { .seed = 1 };
+static uint64_t accesses = UINT64_MAX;     /* UINT64_MAX: not given */
+static uint64_t chunk_bytes;
+static uint32_t level;
+static const char *output = "-";            /* "-" for stdout */
+static const char *truth_path;              /* NULL: no truth file */
+static int have_pattern;
+
+static const char *set_pattern(const char *v)
 {
-    printf("Usage: %s --pattern=NAME --accesses=N [OPTION]...\n"
-           "Write a synthetic memrec trace whose memory accesses follow a "
-           "known pattern.\n\n"
-           "  --pattern=NAME     %s\n"
-           "  --accesses=N       exact number of memory accesses\n"
-           "  --seed=S           seed of every random choice (default 1)\n"
-           "  --chunk-bytes=B    raw bytes per chunk (default: the library's)\n"
-           "  --level=L          zstd level (default: the library's)\n"
-           "  --truth=FILE       also write what the trace holds as JSON\n"
-           "                     (the keys of trace-info --json)\n"
-           "  -o, --output=FILE  write the trace to FILE ('-': stdout, the "
-           "default)\n"
-           "      --help         show this help\n"
-           "      --version      show the version\n\n"
-           "Patterns (tools/lib/synth.h has the details):\n"
-           "  sequential  one 8-byte load walking a static array\n"
-           "  strided     c[i][j] += a[i][j] + bt[j][i] over 256x256 int64 "
-           "arrays\n"
-           "  random      8-byte loads at uniform random addresses of 64 "
-           "MiB\n"
-           "  chase       a malloc'd linked list in shuffled order, linked, "
-           "then walked\n"
-           "              (pointer values recorded), then freed\n"
-           "  mixed       the four above taking turns, a marker per phase\n"
-           "  threads     four worker threads, each walking its malloc'd "
-           "buffer\n\n"
-           "The same options always give the same bytes.\n",
-           cli_prog(), synth_pattern_list());
-    exit(0);
+    int p = synth_pattern_from_name(v);
+    if (p < 0)
+        return "unknown pattern (see --help)";
+    synth.pattern = (synth_pattern)p;
+    have_pattern = 1;
+    return NULL;
 }
 
-/* What the command line asked for. */
-typedef struct args {
-    synth_options synth;
-    mr_writer_options writer;
-    const char *output;         /* "-" for stdout */
-    const char *truth_path;     /* NULL: no truth file */
-    int have_pattern, have_accesses;
-} args;
-
-/* Long options; the values past 255 stand for options without a short
- * form. */
-enum { OPT_PATTERN = 256, OPT_ACCESSES, OPT_SEED, OPT_CHUNK, OPT_LEVEL,
-       OPT_TRUTH, OPT_HELP, OPT_VERSION };
-
-static const struct option long_options[] = {
-    {"pattern", required_argument, NULL, OPT_PATTERN},
-    {"accesses", required_argument, NULL, OPT_ACCESSES},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
-    {"level", required_argument, NULL, OPT_LEVEL},
-    {"truth", required_argument, NULL, OPT_TRUTH},
-    {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {NULL, 0, NULL, 0},
+static const opt_def options[] = {
+    { "pattern", 0, OPT_CALL, NULL, "NAME",
+      "sequential, strided, random, chase, mixed, threads", 0, 0, set_pattern },
+    { "accesses", 0, OPT_U64, &accesses, "N", "exact number of memory accesses",
+      0, UINT64_MAX - 1, NULL },
+    { "seed", 0, OPT_U64, &synth.seed, "S",
+      "seed of every random choice (default 1)", 0, 0, NULL },
+    { "chunk-bytes", 0, OPT_U64, &chunk_bytes, "B",
+      "raw bytes per chunk (default: the library's)", 0, 0, NULL },
+    { "level", 0, OPT_U32, &level, "L", "zstd level (default: the library's)",
+      1, 22, NULL },
+    { "truth", 0, OPT_STRING, &truth_path, "FILE",
+      "also write what the trace holds as JSON\n"
+      "(the keys of trace-info --json)", 0, 0, NULL },
+    { "output", 'o', OPT_STRING, &output, "FILE",
+      "write the trace to FILE ('-': stdout, the default)", 0, 0, NULL },
+    { 0 }
 };
 
-/* Handles one parsed option. */
-static void take_option(args *a, int c, const char *arg, const char *bad)
-{
-    switch (c) {
-    case OPT_PATTERN: {
-        int p = synth_pattern_from_name(arg);
-        if (p < 0)
-            cli_usage_error("unknown pattern '%s' (one of: %s)", arg,
-                            synth_pattern_list());
-        a->synth.pattern = (synth_pattern)p;
-        a->have_pattern = 1;
-        break;
-    }
-    case OPT_ACCESSES:
-        a->synth.accesses = cli_parse_u64("--accesses", arg);
-        a->have_accesses = 1;
-        break;
-    case OPT_SEED: a->synth.seed = cli_parse_u64("--seed", arg); break;
-    case OPT_CHUNK:
-        a->writer.chunk_bytes = (size_t)cli_parse_u64("--chunk-bytes", arg);
-        break;
-    case OPT_LEVEL: {
-        uint64_t level = cli_parse_u64("--level", arg);
-        if (level > 22)
-            cli_usage_error("option '--level': %s is not a zstd level (1-22)",
-                            arg);
-        a->writer.level = (int)level;
-        break;
-    }
-    case OPT_TRUTH: a->truth_path = arg; break;
-    case 'o': a->output = arg; break;
-    case OPT_HELP: usage(); break;
-    case OPT_VERSION: cli_version(); break;
-    case ':': cli_usage_error("option '%s' needs a value", bad); break;
-    default: cli_usage_error("unknown option '%s'", bad); break;
-    }
-}
-
-static void parse_args(args *a, int argc, char **argv)
-{
-    memset(a, 0, sizeof *a);
-    a->synth.seed = 1;
-    a->output = "-";
-    opterr = 0;                 /* our own messages, in our format */
-    for (;;) {
-        int prev = optind;
-        int c = getopt_long(argc, argv, ":o:", long_options, NULL);
-        if (c == -1)
-            break;
-        /* The offending word, for messages about unknown options. */
-        const char *bad = argv[prev < argc ? prev : argc - 1];
-        take_option(a, c, optarg, bad);
-    }
-    if (optind < argc)
-        cli_usage_error("unexpected argument '%s'", argv[optind]);
-    if (!a->have_pattern)
-        cli_usage_error("--pattern is required (one of: %s)",
-                        synth_pattern_list());
-    if (!a->have_accesses)
-        cli_usage_error("--accesses is required");
-    if (strcmp(a->output, "-") == 0 && isatty(STDOUT_FILENO))
-        cli_usage_error("will not write a binary trace to a terminal; "
-                        "use -o FILE or a pipe");
-}
+static const cmd_spec spec = {
+    .args = "--pattern=NAME --accesses=N",
+    .summary = "Write a synthetic memrec trace whose memory accesses follow a known pattern.",
+    .opts = options,
+    .notes =
+    "Patterns (tools/lib/synth/synth.h has the details):\n"
+    "  sequential  one 8-byte load walking a static array\n"
+    "  strided     c[i][j] += a[i][j] + bt[j][i] over 256x256 int64 arrays\n"
+    "  random      8-byte loads at uniform random addresses of 64 MiB\n"
+    "  chase       a malloc'd linked list in shuffled order, linked, then walked\n"
+    "              (pointer values recorded), then freed\n"
+    "  mixed       the four above taking turns, a marker per phase\n"
+    "  threads     four worker threads, each walking its malloc'd buffer\n"
+    "\n"
+    "The same options always give the same bytes.\n",
+};
 
 /* Writes the truth JSON to path, or exits 1 naming it. */
 static void write_truth(const char *path, const synth_truth *t)
@@ -157,8 +87,7 @@ static void write_truth(const char *path, const synth_truth *t)
 
 /* Exits 1 with the message err (the library's, freed here; NULL: out of
  * memory), first removing the output file when this run created it. */
-static void fail_output(const args *a, const char *name, char *err,
-                        int remove_output)
+static void fail_output(const char *name, char *err, int remove_output)
 {
     char msg[512];
     /* Copy the message so it can be freed before exiting. */
@@ -167,9 +96,9 @@ static void fail_output(const args *a, const char *name, char *err,
     /* No half-written trace left behind; but only a regular file goes
      * (-o /dev/full must not remove the device). */
     struct stat st;
-    if (remove_output && strcmp(a->output, "-") != 0 &&
-        lstat(a->output, &st) == 0 && S_ISREG(st.st_mode))
-        unlink(a->output);
+    if (remove_output && strcmp(output, "-") != 0 &&
+        lstat(output, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(output);
     cli_fail(name, "%s", msg);
 }
 
@@ -184,17 +113,26 @@ static int stdout_reader_gone(void)
 
 int main(int argc, char **argv)
 {
-    args a;
     synth_truth truth;
-    char *err = NULL;
+    char *err = NULL, **args;
 
     cli_init(argv[0]);
-    parse_args(&a, argc, argv);
-    const char *name = strcmp(a.output, "-") == 0 ? "<stdout>" : a.output;
-    mr_writer *w = mr_writer_open(a.output, &a.writer, &err);
+    opts_parse(&spec, argc, argv, &args);
+    if (!have_pattern)
+        cli_usage_error("--pattern is required (one of: %s)",
+                        synth_pattern_list());
+    if (accesses == UINT64_MAX)
+        cli_usage_error("--accesses is required");
+    if (strcmp(output, "-") == 0 && isatty(STDOUT_FILENO))
+        cli_usage_error("will not write a binary trace to a terminal; "
+                        "use -o FILE or a pipe");
+    synth.accesses = accesses;
+    mr_writer_options wo = { .level = (int)level, .chunk_bytes = (size_t)chunk_bytes };
+    const char *name = strcmp(output, "-") == 0 ? "<stdout>" : output;
+    mr_writer *w = mr_writer_open(output, &wo, &err);
     if (!w)
-        fail_output(&a, name, err, 0);
-    int rc = synth_write(w, &a.synth, &truth);
+        fail_output(name, err, 0);
+    int rc = synth_write(w, &synth, &truth);
     mr_end end = synth_end();
     if (rc < 0)
         end.reason = MR_END_ERROR;
@@ -202,13 +140,13 @@ int main(int argc, char **argv)
      * returns its message; otherwise a failure was the generator's own
      * memory. */
     if (mr_writer_close(w, &end, &err) < 0 || rc < 0) {
-        if (strcmp(a.output, "-") == 0 && stdout_reader_gone()) {
+        if (strcmp(output, "-") == 0 && stdout_reader_gone()) {
             mr_free_error(err);
             return 0;           /* quietly, as `yes | head` ends */
         }
-        fail_output(&a, name, err, 1);
+        fail_output(name, err, 1);
     }
-    if (a.truth_path)
-        write_truth(a.truth_path, &truth);
+    if (truth_path)
+        write_truth(truth_path, &truth);
     return 0;
 }

@@ -25,14 +25,3 @@ const char *sym_where(const mr_reader *r, uint64_t addr, char *buf, size_t n)
     return buf;
 }
 
-const char *sym_where_long(const mr_reader *r, uint64_t addr, char *buf,
-                           size_t n)
-{
-    const mr_symbol *s = mr_reader_symbol(r, addr);
-    if (s && s->function && s->file && s->line)
-        snprintf(buf, n, "%s (%s:%" PRIu32 ")", s->function,
-                 sym_basename(s->file), s->line);
-    else
-        sym_where(r, addr, buf, n);
-    return buf;
-}

@@ -13,10 +13,6 @@
  * known, written into buf (SYM_BUF bytes). Returns buf. */
 const char *sym_where(const mr_reader *r, uint64_t addr, char *buf, size_t n);
 
-/* "function (file:line)" with the same fallbacks; for reports. */
-const char *sym_where_long(const mr_reader *r, uint64_t addr, char *buf,
-                           size_t n);
-
 /* Base name of a path: "/src/app/list.c" -> "list.c". */
 const char *sym_basename(const char *path);
 

@@ -26,12 +26,6 @@ void dump_filter_free(dump_filter *f)
     u64map_free(&f->blocks);
 }
 
-int dump_filter_active(const dump_filter *f)
-{
-    return f->by_thread || f->from != 0 || f->to != UINT64_MAX ||
-           f->function != NULL;
-}
-
 /* Whether the code at addr belongs to the selected function. */
 static int in_function(const dump_filter *f, uint64_t addr)
 {

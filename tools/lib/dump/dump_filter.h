@@ -32,9 +32,6 @@ typedef struct dump_filter {
 void dump_filter_init(dump_filter *f, const mr_reader *r);
 void dump_filter_free(dump_filter *f);
 
-/* Nonzero when the filter selects something other than everything. */
-int dump_filter_active(const dump_filter *f);
-
 /* Whether the event is printed as a whole in text form. */
 int dump_filter_event(dump_filter *f, const mr_event *ev);
 

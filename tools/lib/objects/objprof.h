@@ -70,7 +70,6 @@ typedef struct obj_gstats {
     obj_sample *samples;    /* evenly thinned over the run */
     uint32_t nsamples, capsamples;
     uint64_t stride;        /* kept: accesses whose hash is a multiple of it */
-    int64_t db_id;          /* for the database writer: 0 until written */
 } obj_gstats;
 
 /* What an instruction did to one group. */
