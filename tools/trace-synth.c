@@ -5,7 +5,7 @@
  *               [--level=L] [--truth=FILE] [-o FILE|-]
  *
  * The trace goes to stdout unless -o names a file, so trace-synth can stand
- * at the head of a pipeline. The generator is tools/lib/synth.c.
+ * at the head of a pipeline. The generator is tools/lib/synth/synth.c.
  */
 #include <poll.h>
 #include <stdio.h>

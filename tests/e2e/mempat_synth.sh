@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # trace-mempat on a synthetic trace whose patterns follow from its generator
-# (tools/lib/synth.c, strided: c[i][j] += a[i][j] + bt[j][i] over 256x256
+# (tools/lib/synth/synth.c, strided: c[i][j] += a[i][j] + bt[j][i] over 256x256
 # int64 arrays, a load of a, a load of bt, a modify of c per iteration), the
 # profile database, the overflow summary, and bad input.
 source "$(dirname "$0")/lib.sh"

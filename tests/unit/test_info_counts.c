@@ -1,7 +1,7 @@
 /*
  * test_info_counts.c: trace-info's counting (info_summary) against the
  * ground truth of synthetic traces of every pattern, written by
- * tools/lib/synth.c through the real writer and read back through the
+ * tools/lib/synth/synth.c through the real writer and read back through the
  * real reader; and on the same traces cut in the middle, where every count
  * must stay within the truth and the reader must report the truncation.
  */
