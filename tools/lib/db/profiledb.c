@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "db/sql_embedded.h"
+#include "base/array.h"
 
 /* One cached prepared statement, found again by its SQL text. */
 typedef struct pdb_stmt {
@@ -67,15 +68,9 @@ sqlite3_stmt *pdb_prepare(pdb *db, const char *sql)
     for (size_t i = 0; i < db->nstmts; i++)
         if (db->stmts[i].sql == sql || strcmp(db->stmts[i].sql, sql) == 0)
             return db->stmts[i].st;
-    if (db->nstmts == db->capstmts) {
-        size_t cap = db->capstmts ? 2 * db->capstmts : 16;
-        pdb_stmt *n = realloc(db->stmts, cap * sizeof *n);
-        if (!n) {
-            fail(db, "out of memory");
-            return NULL;
-        }
-        db->stmts = n;
-        db->capstmts = cap;
+    if (ARRAY_FIT(db->stmts, db->capstmts, db->nstmts + 1) < 0) {
+        fail(db, "out of memory");
+        return NULL;
     }
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "base/array.h"
 
 /* What one exit of one block definition contributes when taken with all
  * of its accesses performed (no guard was false). */
@@ -32,17 +33,8 @@ static void cache_by_id(info_summary *s, const mr_block_def *def,
 {
     if (def->id >= DENSE_ID_LIMIT)
         return;
-    if (def->id >= s->by_id_cap) {
-        size_t cap = s->by_id_cap ? s->by_id_cap : 256;
-        while (cap <= def->id)
-            cap *= 2;
-        info_def_counts *t = realloc(s->by_id, cap * sizeof *t);
-        if (!t)
-            return;             /* the hash map still answers */
-        memset(t + s->by_id_cap, 0, (cap - s->by_id_cap) * sizeof *t);
-        s->by_id = t;
-        s->by_id_cap = cap;
-    }
+    if (ARRAY_FIT(s->by_id, s->by_id_cap, (size_t)def->id + 1) < 0)
+        return;                 /* the hash map still answers */
     s->by_id[def->id].def = def;
     s->by_id[def->id].counts = c;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "base/array.h"
 
 #define PAGE_SHIFT 12
 #define BIG_BYTES (256u << 10)      /* larger objects go to the big array */
@@ -68,7 +69,7 @@ struct objmap {
     site_slot *sites;       /* hash of heap groups by frames */
     size_t nsites, capsites;
     obj_group **by_stack;   /* stack id -> its group (cache) */
-    uint32_t capby_stack;
+    size_t capby_stack;
 
     stack_win **wins;       /* one per thread that has called */
     uint32_t nwins, capwins;
@@ -92,18 +93,10 @@ struct objmap {
 /* ---- growing arrays ------------------------------------------------------ */
 
 /* Makes room for n + 1 elements of size sz in *v (capacity *cap). */
+/* Room for element n of an array (base/array.h). */
 static int grow(void *vp, size_t sz, size_t n, size_t *cap)
 {
-    void **v = vp;
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 8;
-    void *nv = realloc(*v, c * sz);
-    if (!nv)
-        return -1;
-    *v = nv;
-    *cap = c;
-    return 0;
+    return n < *cap ? 0 : array_grow(vp, cap, n + 1, sz, 8);
 }
 
 /* ---- groups ------------------------------------------------------------- */
@@ -249,17 +242,8 @@ static obj_group *stack_id_group(objmap *m, uint32_t id, const mr_stack *s)
     obj_group *g = site_group(m, s);
     if (!g || !id)
         return g;
-    if (id >= m->capby_stack) {
-        uint32_t cap = m->capby_stack ? m->capby_stack : 256;
-        while (cap <= id)
-            cap *= 2;
-        obj_group **n = realloc(m->by_stack, cap * sizeof *n);
-        if (!n)
-            return NULL;
-        memset(n + m->capby_stack, 0, (cap - m->capby_stack) * sizeof *n);
-        m->by_stack = n;
-        m->capby_stack = cap;
-    }
+    if (ARRAY_FIT(m->by_stack, m->capby_stack, (size_t)id + 1) < 0)
+        return NULL;
     m->by_stack[id] = g;
     return g;
 }

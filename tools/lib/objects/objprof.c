@@ -79,17 +79,8 @@ static int note_heat(obj_gstats *gs, uint64_t off, int load, int store)
     uint64_t b = off < OBJ_EXACT_OFFSETS
                      ? off
                      : OBJ_EXACT_OFFSETS + (off - OBJ_EXACT_OFFSETS) / OBJ_LINE;
-    if (b >= gs->nheat) {
-        uint64_t n = gs->nheat ? gs->nheat : 16;
-        while (n <= b)
-            n *= 2;
-        obj_heat *h = realloc(gs->heat, n * sizeof *h);
-        if (!h)
-            return -1;
-        memset(h + gs->nheat, 0, (n - gs->nheat) * sizeof *h);
-        gs->heat = h;
-        gs->nheat = n;
-    }
+    if (ARRAY_FIT(gs->heat, gs->nheat, b + 1) < 0)
+        return -1;
     gs->heat[b].loads += load;
     gs->heat[b].stores += store;
     return 0;

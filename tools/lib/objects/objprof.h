@@ -66,7 +66,7 @@ typedef struct obj_sample {
 typedef struct obj_gstats {
     uint64_t loads, stores, bytes, accesses;
     obj_heat *heat;         /* by bucket */
-    uint64_t nheat;
+    size_t nheat;
     obj_sample *samples;    /* evenly thinned over the run */
     uint32_t nsamples, capsamples;
     uint64_t stride;        /* kept: accesses whose hash is a multiple of it */

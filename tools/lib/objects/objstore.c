@@ -8,6 +8,7 @@
 
 #include "base/symbolize.h"
 #include "objects/groupname.h"
+#include "base/array.h"
 
 const char *const OBJSTORE_TABLES[] = {
     "access_samples", "instr_groups", "object_offsets", "objects",
@@ -22,7 +23,7 @@ struct objstore {
     const mr_reader *r;
     int failed;
     int64_t *site_ids;      /* obj_group.id -> alloc_sites.id (0: not yet) */
-    uint32_t nsite_ids;
+    size_t nsite_ids;
     int64_t *insn_ids;      /* insns slot -> instructions.id */
     char **names;           /* group names used so far in this run (hash set) */
     size_t nnames, capnames;
@@ -123,17 +124,8 @@ static int64_t site_id(objstore *s, const obj_group *g)
 {
     if (g->id < s->nsite_ids && s->site_ids[g->id])
         return s->site_ids[g->id];
-    if (g->id >= s->nsite_ids) {
-        uint32_t n = s->nsite_ids ? s->nsite_ids : 64;
-        while (n <= g->id)
-            n *= 2;
-        int64_t *v = realloc(s->site_ids, n * sizeof *v);
-        if (!v)
-            return 0;
-        memset(v + s->nsite_ids, 0, (n - s->nsite_ids) * sizeof *v);
-        s->site_ids = v;
-        s->nsite_ids = n;
-    }
+    if (ARRAY_FIT(s->site_ids, s->nsite_ids, (size_t)g->id + 1) < 0)
+        return 0;
     sqlite3_stmt *st = pdb_prepare(
         s->db, "INSERT INTO alloc_sites (run, serial, kind, name, function, "
                "file, line, address, stack) VALUES (?,?,?,?,?,?,?,?,?)");

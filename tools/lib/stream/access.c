@@ -46,17 +46,7 @@ static int fit_user(access_stream *s)
     size_t need = insn_table_count(s->insns);
     if (!s->h.user_size || need <= s->user_cap)
         return 0;
-    size_t cap = s->user_cap ? s->user_cap : 1024;
-    while (cap < need)
-        cap *= 2;
-    char *u = realloc(s->h.user, cap * s->h.user_size);
-    if (!u)
-        return -1;
-    memset(u + s->user_cap * s->h.user_size, 0,
-           (cap - s->user_cap) * s->h.user_size);
-    s->h.user = u;
-    s->user_cap = cap;
-    return 0;
+    return array_grow(&s->h.user, &s->user_cap, need, s->h.user_size, 1024);
 }
 
 /* Some guarded accesses did not happen: the ones that did are matched to
