@@ -51,7 +51,7 @@ static void bind_value(sqlite3_stmt *st, int i, const char *v)
         sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
 }
 
-static void bind_params(sqlite3_stmt *st, const pdb_param *p, int np)
+void pdb_bind_params(sqlite3_stmt *st, const pdb_param *p, int np)
 {
     for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
         const char *name = sqlite3_bind_parameter_name(st, i);
@@ -153,7 +153,7 @@ int pdb_print_sql(pdb *db, const char *sql, const pdb_param *p, int np,
         }
         if (!st)
             continue;       /* only comments or spaces were left */
-        bind_params(st, p, np);
+        pdb_bind_params(st, p, np);
         table t = { .ncols = sqlite3_column_count(st) };
         int rc = t.ncols ? collect(st, &t, tsv) : sqlite3_step(st);
         if (rc != SQLITE_DONE)

@@ -17,6 +17,10 @@ typedef struct pdb_param {
     const char *value;
 } pdb_param;
 
+/* Binds each :name parameter of st that p names (a number when the value
+ * looks like one, else text); others stay NULL. */
+void pdb_bind_params(sqlite3_stmt *st, const pdb_param *p, int np);
+
 /* The canned query of that name, or NULL. */
 const mr_sql_query *pdb_find_query(const char *name);
 

@@ -123,23 +123,6 @@ static void read_header(const char *script, gp_header *h)
         fclose(f);
 }
 
-static void bind_params(sqlite3_stmt *st, const plot_request *rq)
-{
-    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
-        const char *name = sqlite3_bind_parameter_name(st, i);
-        for (int k = 0; name && k < rq->nparams; k++)
-            if (strcmp(name + 1, rq->params[k].name) == 0) {
-                const char *v = rq->params[k].value;
-                char *end;
-                long long n = strtoll(v, &end, 10);
-                if (*v && !*end)
-                    sqlite3_bind_int64(st, i, n);
-                else
-                    sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-            }
-    }
-}
-
 /* Runs the query into the data file: its rows, the labels, and the value
  * of column `sub` in the first row (into subval). Returns the number of
  * rows, or -1 with err set. */
@@ -153,7 +136,7 @@ static int64_t write_data(pdb *db, const char *sql, const plot_request *rq,
         snprintf(err, errlen, "query: %s", sqlite3_errmsg(h));
         return -1;
     }
-    bind_params(st, rq);
+    pdb_bind_params(st, rq->params, rq->nparams);
     FILE *f = fopen(datafile, "w");
     if (!f) {
         snprintf(err, errlen, "%s: %s", datafile, strerror(errno));
