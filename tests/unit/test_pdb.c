@@ -3,7 +3,11 @@
  * schema version, runs found again by trace and process identity, shared
  * instruction rows, re-runs replacing only their own analysis's rows,
  * rollback leaving the file byte for byte as it was, read-only and newer
- * files refused, deleting a run.
+ * files refused, deleting a run. The unwritable places are ones root cannot
+ * write either (the tests run as root, where permission bits prove nothing):
+ * a directory where the file should be, a path under a regular file, /proc
+ * and /sys, and, where a private mount namespace can be had, a read-only
+ * tmpfs and a full one.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -202,7 +208,8 @@ static void test_refusals(void **state)
     assert_null(pdb_open(path, PDB_CREATE, &err));
     assert_non_null(strstr(err, "newer"));
     free(err);
-    /* read-only file (root may write anyway: then skip that part) */
+    /* a read-only file, where permission bits are obeyed (not for root:
+     * see test_readonly_mount for the check that holds there too) */
     db = open_new();
     pdb_close(db);
     chmod(path, 0444);
@@ -212,10 +219,178 @@ static void test_refusals(void **state)
         free(err);
     }
     chmod(path, 0644);
-    /* unwritable place */
-    assert_null(pdb_open("/nonexistent-dir/x.db", PDB_CREATE, &err));
+}
+
+/* pdb_open(p, PDB_CREATE) fails, with a message holding want. */
+static void refused(const char *p, const char *want)
+{
+    char *err = NULL;
+    pdb *db = pdb_open(p, PDB_CREATE, &err);
+    if (db)
+        pdb_close(db);
+    assert_null(db);
+    assert_non_null(err);
+    if (!strstr(err, want))
+        print_error("%s: '%s' lacks '%s'\n", p, err, want);
+    assert_non_null(strstr(err, want));
+    free(err);
+}
+
+/* Places nobody can write a database into, root included. */
+static void test_unwritable_places(void **state)
+{
+    (void)state;
+    char p[300];
+    /* a directory where the file should be: refused, left empty */
+    snprintf(p, sizeof p, "%s/dir.db", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    refused(p, "not a regular file");
+    struct stat sb;
+    assert_int_equal(stat(p, &sb), 0);
+    assert_true(S_ISDIR(sb.st_mode));
+    assert_int_equal(rmdir(p), 0);      /* still empty: nothing written in it */
+    /* a path under a regular file (ENOTDIR): the file is untouched */
+    snprintf(p, sizeof p, "%s/file", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("plain\n", f);
+    fclose(f);
+    char under[320];
+    snprintf(under, sizeof under, "%s/p.db", p);
+    refused(under, "cannot create database");
+    assert_int_equal(stat(p, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode) && sb.st_size == 6);
+    unlink(p);
+    /* a sysctl file: the kernel refuses root a read-write open, so SQLite
+     * falls back to read-only, which pdb_open must refuse by name */
+    if (access("/proc/sys/kernel/ostype", R_OK) == 0)
+        refused("/proc/sys/kernel/ostype", "read-only");
+    /* new files in /proc and /sys: no such thing */
+    refused("/proc/memrec-test.db", "cannot create database");
+    refused("/sys/memrec-test.db", "cannot create database");
+    /* a missing directory */
+    refused("/nonexistent-dir/x.db", "cannot create database");
+}
+
+/* A private mount namespace, so the tmpfs mounts below are ours alone and
+ * vanish with the process; 0 when had (root with CAP_SYS_ADMIN), else -1. */
+static int private_mounts(void)
+{
+    static int state = 0;       /* 0 untried, 1 had, -1 not possible */
+    if (state == 0)
+        state = unshare(CLONE_NEWNS) == 0 &&
+                mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 ? 1 : -1;
+    return state == 1 ? 0 : -1;
+}
+
+/* Mounts a tmpfs of size bytes on a fresh directory under dir. */
+static int small_tmpfs(char *mnt, size_t len, const char *name, size_t size)
+{
+    char opts[64];
+    snprintf(mnt, len, "%s/%s", dir, name);
+    snprintf(opts, sizeof opts, "size=%zu", size);
+    if (private_mounts() < 0 || mkdir(mnt, 0755) < 0)
+        return -1;
+    if (mount("memrec-test", mnt, "tmpfs", 0, opts) < 0) {
+        rmdir(mnt);
+        return -1;
+    }
+    return 0;
+}
+
+static void unmount_tmpfs(const char *mnt)
+{
+    assert_int_equal(umount(mnt), 0);
+    rmdir(mnt);
+}
+
+/* A sound database of the current version on a read-only mount: root
+ * cannot write it either, and pdb_open says so instead of failing at the
+ * first write. */
+static void test_readonly_mount(void **state)
+{
+    (void)state;
+    char mnt[300], p[320];
+    if (small_tmpfs(mnt, sizeof mnt, "ro", 1 << 20) < 0)
+        skip();     /* no mount namespace here: the run lists the skip */
+    snprintf(p, sizeof p, "%s/p.db", mnt);
+    char *err = NULL;
+    pdb *db = pdb_open(p, PDB_CREATE, &err);
+    assert_non_null(db);
+    fill(db, &trace_a, "objects", 3);
+    pdb_close(db);
+    size_t n0, n1;
+    char *before = slurp(p, &n0);
+    assert_int_equal(mount(NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+    refused(p, "read-only");
+    /* queries still work read-only */
+    db = pdb_open(p, PDB_READONLY, &err);
+    assert_non_null(db);
+    assert_int_equal(count(db, "SELECT count(*) FROM alloc_sites"), 3);
+    pdb_close(db);
+    char *after = slurp(p, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+    unmount_tmpfs(mnt);
+}
+
+/* Fills the filesystem holding dirpath with one file, to ENOSPC. */
+static void fill_up(const char *dirpath)
+{
+    char p[340];
+    snprintf(p, sizeof p, "%s/filler", dirpath);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    static const char block[4096];
+    while (fwrite(block, 1, sizeof block, f) == sizeof block)
+        ;
+    fclose(f);
+}
+
+/* A full filesystem: a new database cannot be created (and no file is left
+ * behind), and a run into an existing one fails and leaves it unchanged. */
+static void test_full_filesystem(void **state)
+{
+    (void)state;
+    char mnt[300], p[320], fresh[320];
+    if (small_tmpfs(mnt, sizeof mnt, "full", 1 << 20) < 0)
+        skip();
+    snprintf(p, sizeof p, "%s/p.db", mnt);
+    snprintf(fresh, sizeof fresh, "%s/fresh.db", mnt);
+    char *err = NULL;
+    pdb *db = pdb_open(p, PDB_CREATE, &err);
+    assert_non_null(db);
+    fill(db, &trace_a, "objects", 3);
+    pdb_close(db);
+    size_t n0, n1;
+    char *before = slurp(p, &n0);
+    fill_up(mnt);
+    /* new: refused, and the half-made file removed */
+    assert_null(pdb_open(fresh, PDB_CREATE, &err));
     assert_non_null(err);
     free(err);
+    assert_int_equal(access(fresh, F_OK), -1);
+    /* existing: the run fails somewhere before its commit succeeds */
+    db = pdb_open(p, PDB_CREATE, &err);
+    assert_non_null(db);
+    int64_t run, insn;
+    int rc = pdb_begin_run(db, "objects", NULL, &trace_b, objects_tables, &run);
+    for (int i = 0; rc == 0 && i < 20000; i++)
+        rc = pdb_instruction(db, run, 0x900000 + i, "g", "g.c", 1, "store", 4,
+                             &insn);
+    if (rc == 0)
+        rc = pdb_commit(db);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(pdb_error(db), "full"));
+    pdb_abort(db);
+    char *after = slurp(p, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+    unmount_tmpfs(mnt);
 }
 
 static int setup(void **state)
@@ -241,6 +416,9 @@ int main(void)
         cmocka_unit_test(test_runs_and_reruns),
         cmocka_unit_test(test_rollback_unchanged),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_unwritable_places),
+        cmocka_unit_test(test_readonly_mount),
+        cmocka_unit_test(test_full_filesystem),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
