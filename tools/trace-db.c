@@ -22,10 +22,11 @@ static const char usage_text[] =
     "       trace-db FILE query NAME [--run=N] [--group=NAME] [--limit=N]\n"
     "                                [--param NAME=VALUE]... [--tsv]\n"
     "       trace-db queries\n"
-    "Manage a memrec profile database (sql/schema.sql).\n"
+    "Manage a memrec profile database (schema: sql/schema/).\n"
     "\n"
     "  init, upgrade  create the database, or bring an older one up to date\n"
-    "  runs           list the runs it holds and the analyses of each\n"
+    "  runs           list the runs it holds, whether each profile covers its\n"
+    "                 whole trace (complete), and the analyses of each\n"
     "  delete RUN     delete a run and every row of it, in one transaction\n"
     "  query NAME     run a canned query (see 'trace-db queries'); by default\n"
     "                 on the latest run\n"
@@ -231,13 +232,33 @@ static void run_sql(const char *sql, const param *p, int np, int tsv)
     }
 }
 
+/* The runs, with whether each profile covers the whole trace: yes, no (the
+ * trace was cut short) or ? (not known: written before schema version 2).
+ * %s is that column's expression: a file opened read-only may be older than
+ * runs.complete. */
 static const char runs_sql[] =
     "SELECT r.id AS run, r.pid AS pid,"
-    " strftime('%Y-%m-%d %H:%M:%S', r.started / 1000000, 'unixepoch') AS started,"
+    " strftime('%%Y-%%m-%%d %%H:%%M:%%S', r.started / 1000000, 'unixepoch') AS started,"
     " r.instructions AS instructions, r.loads AS loads, r.stores AS stores,"
+    " %s AS complete,"
     " (SELECT group_concat(name, ',') FROM analyses a WHERE a.run = r.id) AS analyses,"
     " r.command AS command, r.trace AS trace "
     "FROM runs r ORDER BY r.id";
+
+static void list_runs(int tsv)
+{
+    sqlite3_stmt *st;
+    int has = 0;
+    if (sqlite3_prepare_v2(pdb_sqlite(db), "SELECT count(*) FROM pragma_table_info('runs') "
+                           "WHERE name = 'complete'", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        has = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    char sql[sizeof runs_sql + 100];
+    snprintf(sql, sizeof sql, runs_sql,
+             has ? "CASE r.complete WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END" : "'?'");
+    run_sql(sql, NULL, 0, tsv);
+}
 
 int main(int argc, char **argv)
 {
@@ -307,7 +328,7 @@ int main(int argc, char **argv)
         if (nargs != 2)
             cli_usage_error("'runs' takes no argument");
         db = open_db(PDB_READONLY);
-        run_sql(runs_sql, NULL, 0, tsv);
+        list_runs(tsv);
     } else if (strcmp(cmd, "delete") == 0) {
         if (nargs != 3)
             cli_usage_error("'delete' needs one run number");

@@ -3,7 +3,8 @@
  * schema version, runs found again by trace and process identity, shared
  * instruction rows, re-runs replacing only their own analysis's rows,
  * rollback leaving the file byte for byte as it was, read-only and newer
- * files refused, deleting a run. The unwritable places are ones root cannot
+ * files refused, deleting a run, runs.complete (complete unless said
+ * otherwise) and the in-place upgrade of a version-1 file that lacks it. The unwritable places are ones root cannot
  * write either (the tests run as root, where permission bits prove nothing):
  * a directory where the file should be, a path under a regular file, /proc
  * and /sys, and, where a private mount namespace can be had, a read-only
@@ -66,8 +67,10 @@ static pdb *open_new(void)
     return db;
 }
 
-static const pdb_run_info trace_a = {"/tmp/a.mr", "prog a", 10, 1000};
-static const pdb_run_info trace_b = {"/tmp/b.mr", "prog b", 11, 2000};
+static const pdb_run_info trace_a = {.trace = "/tmp/a.mr", .command = "prog a",
+                                     .pid = 10, .started = 1000};
+static const pdb_run_info trace_b = {.trace = "/tmp/b.mr", .command = "prog b",
+                                     .pid = 11, .started = 2000};
 
 /* One analysis run: rows in alloc_sites (objects) or mempat. */
 static int64_t fill(pdb *db, const pdb_run_info *t, const char *analysis,
@@ -98,7 +101,7 @@ static void test_schema_version(void **state)
     (void)state;
     pdb *db = open_new();
     assert_int_equal(count(db, "PRAGMA user_version"), PDB_SCHEMA_VERSION);
-    /* schema.sql states the same version as the header */
+    /* the schema (sql/schema/) states the same version as the header */
     char want[64];
     snprintf(want, sizeof want, "PRAGMA user_version = %d;", PDB_SCHEMA_VERSION);
     assert_non_null(strstr(mr_sql_schema, want));
@@ -393,6 +396,86 @@ static void test_full_filesystem(void **state)
     unmount_tmpfs(mnt);
 }
 
+static int64_t run_complete(pdb *db, int64_t run)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT coalesce(complete, -1) FROM runs WHERE id = %lld",
+             (long long)run);
+    return count(db, sql);
+}
+
+/* runs.complete: 1 unless a caller says the trace was cut short, at
+ * pdb_begin_run (pdb_run_info.truncated) or later (pdb_set_complete). */
+static void test_complete(void **state)
+{
+    (void)state;
+    pdb *db = open_new();
+    int64_t r1 = fill(db, &trace_a, "objects", 1);     /* truncated not set */
+    assert_int_equal(run_complete(db, r1), 1);
+    pdb_run_info cut = trace_b;
+    cut.truncated = 1;
+    int64_t r2 = fill(db, &cut, "objects", 1);
+    assert_int_equal(run_complete(db, r2), 0);
+    /* the last analysis written says: the whole trace this time */
+    assert_int_equal(fill(db, &trace_b, "mempat", 1), r2);
+    assert_int_equal(run_complete(db, r2), 1);
+    int64_t run;
+    assert_int_equal(pdb_begin_run(db, "objects", NULL, &trace_a, objects_tables, &run), 0);
+    assert_int_equal(pdb_set_complete(db, run, 0), 0);
+    assert_int_equal(pdb_commit(db), 0);
+    assert_int_equal(run_complete(db, r1), 0);
+    /* the column refuses anything but 0 and 1 */
+    assert_int_equal(pdb_exec_sql(db, "UPDATE runs SET complete = 2"), -1);
+    pdb_close(db);
+}
+
+/* A version-1 file (runs without complete) opened by today's code: the
+ * column is added, old rows keep their values (complete NULL: not known),
+ * the version is 2, and opening again changes nothing. */
+static void test_upgrade_v1(void **state)
+{
+    (void)state;
+    unlink(path);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h,
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, trace TEXT NOT NULL, command TEXT,"
+        " pid INTEGER NOT NULL, started INTEGER NOT NULL, instructions INTEGER,"
+        " loads INTEGER, stores INTEGER, UNIQUE (trace, pid, started));"
+        "INSERT INTO runs VALUES (1, '/old.mr', 'old prog', 7, 8, 9, 10, 11);"
+        "PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    char *err = NULL;
+    pdb *db = pdb_open(path, PDB_READONLY, &err);  /* read-only: left as it is */
+    assert_non_null(db);
+    assert_int_equal(count(db, "PRAGMA user_version"), 1);
+    pdb_close(db);
+    db = pdb_open(path, 0, &err);
+    assert_non_null(db);
+    assert_int_equal(count(db, "PRAGMA user_version"), PDB_SCHEMA_VERSION);
+    assert_int_equal(count(db, "SELECT count(*) FROM pragma_table_info('runs') "
+                               "WHERE name = 'complete'"), 1);
+    assert_int_equal(count(db, "SELECT count(*) FROM runs WHERE id = 1 AND trace = '/old.mr' "
+                               "AND command = 'old prog' AND pid = 7 AND started = 8 "
+                               "AND instructions = 9 AND loads = 10 AND stores = 11 "
+                               "AND complete IS NULL"), 1);
+    assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master WHERE name = 'mempat'"), 1);
+    int64_t r = fill(db, &trace_a, "objects", 2);      /* and it takes new runs */
+    assert_int_equal(run_complete(db, r), 1);
+    pdb_close(db);
+    /* again: nothing to do (ALTER TABLE would fail on the existing column) */
+    db = pdb_open(path, 0, &err);
+    assert_non_null(db);
+    assert_int_equal(pdb_upgrade(db), PDB_SCHEMA_VERSION);
+    assert_int_equal(count(db, "SELECT count(*) FROM runs"), 2);
+    /* and an upgrade of a file that has the column already adds nothing */
+    assert_int_equal(pdb_exec_sql(db, "PRAGMA user_version = 1"), 0);
+    assert_int_equal(pdb_upgrade(db), 1);
+    assert_int_equal(count(db, "PRAGMA user_version"), PDB_SCHEMA_VERSION);
+    assert_int_equal(count(db, "SELECT count(*) FROM runs"), 2);
+    pdb_close(db);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -416,6 +499,8 @@ int main(void)
         cmocka_unit_test(test_runs_and_reruns),
         cmocka_unit_test(test_rollback_unchanged),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_complete),
+        cmocka_unit_test(test_upgrade_v1),
         cmocka_unit_test(test_unwritable_places),
         cmocka_unit_test(test_readonly_mount),
         cmocka_unit_test(test_full_filesystem),
