@@ -79,3 +79,14 @@ check_eq "--strict on a truncated trace: the database as it was" "$before" \
 "$BIN/trace-mempat" -q --strict --db "$TMP/new.db" "$TMP/cut.mrt" 2>/dev/null
 check_eq "--strict, new database: status 1" 1 $?
 check "--strict, new database: no file left" [ ! -e "$TMP/new.db" ]
+
+# A profile of a truncated trace is marked in the database: runs.complete.
+"$BIN/trace-objects" -q --db "$TMP/c.db" "$good"
+"$BIN/trace-mempat" -q --db "$TMP/c.db" "$TMP/cut.mrt" >/dev/null 2>&1
+check_eq "runs.complete: whole trace 1, truncated 0" "1 0" \
+  "$(sqlite3 "$TMP/c.db" "SELECT group_concat(complete, ' ') FROM (SELECT complete FROM runs ORDER BY id)")"
+"$BIN/trace-db" "$TMP/c.db" runs --tsv > "$TMP/runs"
+check_eq "trace-db runs shows complete yes/no" "yes no" \
+  "$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "complete") c = i; next } { printf "%s%s", (NR > 2 ? " " : ""), $c }' "$TMP/runs")"
+"$BIN/trace-objects" "$TMP/cut.mrt" 2>/dev/null > "$TMP/report"
+check "the objects report says the trace is truncated" grep -q "the trace is truncated" "$TMP/report"

@@ -21,7 +21,7 @@ check_eq "first run: exit status" 0 $?
 "$BIN/trace-objects" -q --db "$db" "$TMP/mixed.mr"
 check_eq "second trace: exit status" 0 $?
 check_eq "two runs" 2 "$(q 'SELECT count(*) FROM runs')"
-check_eq "schema version" 1 "$(q 'PRAGMA user_version')"
+check_eq "schema version" 2 "$(q 'PRAGMA user_version')"
 # Rows the objects analysis does not own must survive a re-run.
 q "INSERT INTO mempat SELECT 1, id, 'Fix:[8x1]', 'Fix', 1, 0 FROM instructions WHERE run = 1"
 before=$(q "SELECT (SELECT count(*) FROM objects WHERE run = 1), (SELECT count(*) FROM object_offsets WHERE run = 1),
@@ -76,20 +76,66 @@ head -c $((size / 2)) "$TMP/big.mr" > "$TMP/cut.mr"
 check_eq "truncated trace: exit status 0 (a warning)" 0 $?
 check "truncated trace: the warning says so" grep -q warning "$TMP/err"
 
-# Unwritable database: a directory that does not exist, a read-only file.
-"$BIN/trace-objects" -q --db /nonexistent/dir/p.db "$TMP/chase.mr" 2>"$TMP/err"
-check_eq "unwritable path: exit status 1" 1 $?
-check "unwritable path: one line" one_line
+# Unwritable databases, of kinds root cannot write either (the tests run as
+# root, where permission bits prove nothing): each refused with one line.
+refused() {  # what path message: trace-objects --db path fails, naming the problem
+  "$BIN/trace-objects" -q --db "$2" "$TMP/chase.mr" 2>"$TMP/err"
+  check_eq "$1: exit status 1" 1 $?
+  check "$1: one line" one_line
+  check "$1: the line says '$3'" grep -q "$3" "$TMP/err"
+}
+refused "a missing directory" /nonexistent/dir/p.db "cannot create database"
+mkdir "$TMP/dir.db"
+refused "a directory where the file should be" "$TMP/dir.db" "not a regular file"
+check "a directory where the file should be: left empty" rmdir "$TMP/dir.db"
+printf 'plain\n' > "$TMP/plain"
+refused "a path under a regular file" "$TMP/plain/p.db" "cannot create database"
+check_eq "a path under a regular file: the file untouched" "plain" "$(cat "$TMP/plain")"
+# A sysctl file: the kernel refuses root a read-write open, SQLite falls
+# back to read-only, and that must be refused by name.
+refused "a /proc/sys file" /proc/sys/kernel/ostype "read-only"
+refused "a new file in /proc" /proc/memrec-test.db "cannot create database"
+refused "a new file in /sys" /sys/memrec-test.db "cannot create database"
 chmod 444 "$db"
-if [ ! -w "$db" ]; then
-  "$BIN/trace-objects" -q --db "$db" "$TMP/chase.mr" 2>"$TMP/err"
-  check_eq "read-only database: exit status 1" 1 $?
-  check "read-only database: one line" one_line
-  check "read-only database: unchanged" same
-else
-  ok "# SKIP read-only file is writable (running as root)"
+if [ ! -w "$db" ]; then    # permission bits hold (not root)
+  refused "a read-only file" "$db" "read-only"
+  check "a read-only file: unchanged" same
 fi
 chmod 644 "$db"
+# A sound database on a read-only tmpfs, and one on a full tmpfs, in a
+# private mount namespace (gone when unshare ends): where mounting works.
+mkdir "$TMP/mnt"
+export TMP BIN
+unshare -m --propagation private bash -c '
+  mount -t tmpfs -o size=8m memrec-test "$TMP/mnt" 2>/dev/null || exit 77
+  cp "$TMP/orig.db" "$TMP/mnt/p.db"
+  mount -o remount,ro "$TMP/mnt" || exit 77
+  "$BIN/trace-objects" -q --db "$TMP/mnt/p.db" "$TMP/chase.mr" 2>"$TMP/ro.err"
+  echo $? > "$TMP/ro.rc"
+  cp "$TMP/mnt/p.db" "$TMP/ro.db"
+  mount -o remount,rw "$TMP/mnt" || exit 77
+  head -c 9m /dev/zero > "$TMP/mnt/filler" 2>/dev/null
+  "$BIN/trace-objects" -q --db "$TMP/mnt/p.db" "$TMP/mixed.mr" 2>"$TMP/full.err"
+  echo $? > "$TMP/full.rc"
+  cp "$TMP/mnt/p.db" "$TMP/full.db"
+  "$BIN/trace-objects" -q --db "$TMP/mnt/new.db" "$TMP/mixed.mr" 2>"$TMP/fullnew.err"
+  echo $? > "$TMP/fullnew.rc"
+  [ -e "$TMP/mnt/new.db" ] && touch "$TMP/fullnew.left"
+  exit 0'
+if [ $? -eq 77 ] || [ ! -e "$TMP/fullnew.rc" ]; then
+  ok "a read-only and a full tmpfs # SKIP cannot mount a tmpfs in a private mount namespace"
+else
+  check_eq "a read-only mount: exit status 1" 1 "$(cat "$TMP/ro.rc")"
+  check "a read-only mount: one line saying read-only" \
+    bash -c "[ \$(wc -l < '$TMP/ro.err') = 1 ] && grep -q 'read-only' '$TMP/ro.err'"
+  check "a read-only mount: database unchanged" cmp -s "$TMP/ro.db" "$TMP/orig.db"
+  check_eq "a full filesystem: exit status 1" 1 "$(cat "$TMP/full.rc")"
+  check "a full filesystem: one line saying it is full" \
+    bash -c "[ \$(wc -l < '$TMP/full.err') = 1 ] && grep -q 'full' '$TMP/full.err'"
+  check "a full filesystem: database unchanged" cmp -s "$TMP/full.db" "$TMP/orig.db"
+  check_eq "a full filesystem, new database: exit status 1" 1 "$(cat "$TMP/fullnew.rc")"
+  check "a full filesystem, new database: no file left" [ ! -e "$TMP/fullnew.left" ]
+fi
 printf 'SQLite format 3\0 but then nonsense, nonsense, nonsense, nonsense.....' > "$TMP/bad.db"
 cp "$TMP/bad.db" "$TMP/bad.orig"
 "$BIN/trace-objects" -q --db "$TMP/bad.db" "$TMP/chase.mr" 2>"$TMP/err"
@@ -136,13 +182,13 @@ check_eq "delete: no row of run 1 anywhere" 0 \
 "$BIN/trace-db" "$db" delete 1 2>"$TMP/err"
 check_eq "delete a missing run: exit 1" 1 $?
 "$BIN/trace-db" "$TMP/fresh.db" init > /dev/null
-check_eq "init creates the schema" 1 "$(sqlite3 "$TMP/fresh.db" 'PRAGMA user_version')"
+check_eq "init creates the schema" 2 "$(sqlite3 "$TMP/fresh.db" 'PRAGMA user_version')"
 sqlite3 "$TMP/old.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY, trace TEXT NOT NULL, command TEXT,
   pid INTEGER NOT NULL, started INTEGER NOT NULL, instructions INTEGER, loads INTEGER, stores INTEGER,
   UNIQUE (trace, pid, started)); INSERT INTO runs VALUES (1, 'x', 'y', 1, 2, 3, 4, 5);"
 "$BIN/trace-db" "$TMP/old.db" upgrade > /dev/null
-check_eq "upgrade an old (version 0) database keeps its rows, adds the tables" "1|1|1" \
-  "$(sqlite3 "$TMP/old.db" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM sqlite_master WHERE name = 'mempat'), (SELECT user_version FROM pragma_user_version)")"
+check_eq "upgrade an old (version 0) database keeps its rows, adds the tables and columns" "1|1|2|?" \
+  "$(sqlite3 "$TMP/old.db" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM sqlite_master WHERE name = 'mempat'), (SELECT user_version FROM pragma_user_version), (SELECT coalesce(complete, '?') FROM runs)")"
 sqlite3 "$TMP/new.db" 'PRAGMA user_version = 7'
 "$BIN/trace-db" "$TMP/new.db" runs 2>"$TMP/err"
 check_eq "a newer database is refused" "1:1" "$?:$(grep -c newer "$TMP/err")"

@@ -119,6 +119,52 @@ static int schema_version(pdb *db)
     return v;
 }
 
+/* Columns added to a table after it was first made: CREATE TABLE IF NOT
+ * EXISTS leaves an older table as it is, so the upgrade adds them, with
+ * the same declaration as in sql/schema/ (NULL in the old rows). */
+static const struct added_column {
+    const char *table, *column, *declaration;
+} added_columns[] = {
+    {"runs", "complete", "INTEGER CHECK (complete IN (0, 1))"},    /* version 2 */
+};
+
+/* 1 if table exists and lacks column, 0 if not, -1 on error. */
+static int lacks_column(pdb *db, const char *table, const char *column)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT count(*), coalesce(sum(name = ?2), 0) "
+                                  "FROM pragma_table_info(?1)", -1, &st, NULL) != SQLITE_OK)
+        return fail_sqlite(db, "cannot read schema");
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st), lacks = -1;
+    if (rc == SQLITE_ROW)
+        lacks = sqlite3_column_int(st, 0) > 0 && sqlite3_column_int(st, 1) == 0;
+    sqlite3_finalize(st);
+    if (lacks < 0)
+        fail_sqlite(db, "cannot read schema");
+    return lacks;
+}
+
+/* Adds the columns an older file's tables lack. */
+static int add_columns(pdb *db)
+{
+    for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns; i++) {
+        const struct added_column *c = &added_columns[i];
+        int lacks = lacks_column(db, c->table, c->column);
+        if (lacks < 0)
+            return -1;
+        if (!lacks)
+            continue;
+        char sql[256];
+        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", c->table,
+                 c->column, c->declaration);
+        if (pdb_exec_sql(db, sql) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int pdb_upgrade(pdb *db)
 {
     int v = schema_version(db);
@@ -133,7 +179,7 @@ int pdb_upgrade(pdb *db)
      * One transaction, so a failed upgrade leaves the old file intact. */
     if (pdb_exec_sql(db, "BEGIN IMMEDIATE") < 0)
         return -1;
-    if (pdb_exec_sql(db, mr_sql_schema) < 0) {
+    if (add_columns(db) < 0 || pdb_exec_sql(db, mr_sql_schema) < 0) {
         char msg[sizeof db->err];
         memcpy(msg, db->err, sizeof msg);
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -266,17 +312,18 @@ static int find_or_make_run(pdb *db, const pdb_run_info *info, int64_t *run)
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return fail_sqlite(db, "cannot read runs");
     if (rc == SQLITE_ROW) {
-        st = pdb_prepare(db, "UPDATE runs SET command = coalesce(?2, command) "
-                             "WHERE id = ?1");
+        st = pdb_prepare(db, "UPDATE runs SET command = coalesce(?2, command), "
+                             "complete = ?3 WHERE id = ?1");
         if (!st)
             return -1;
         sqlite3_bind_int64(st, 1, *run);
         if (info->command)
             sqlite3_bind_text(st, 2, info->command, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 3, !info->truncated);
         return pdb_exec(db, st);
     }
-    st = pdb_prepare(db, "INSERT INTO runs (trace, command, pid, started) "
-                         "VALUES (?1, ?2, ?3, ?4)");
+    st = pdb_prepare(db, "INSERT INTO runs (trace, command, pid, started, complete) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5)");
     if (!st)
         return -1;
     sqlite3_bind_text(st, 1, trace, -1, SQLITE_TRANSIENT);
@@ -284,6 +331,7 @@ static int find_or_make_run(pdb *db, const pdb_run_info *info, int64_t *run)
         sqlite3_bind_text(st, 2, info->command, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 3, info->pid);
     sqlite3_bind_int64(st, 4, (int64_t)info->started);
+    sqlite3_bind_int(st, 5, !info->truncated);
     if (pdb_exec(db, st) < 0)
         return -1;
     *run = pdb_last_id(db);
@@ -386,6 +434,16 @@ int pdb_set_totals(pdb *db, int64_t run, uint64_t instructions,
     sqlite3_bind_int64(st, 2, (int64_t)instructions);
     sqlite3_bind_int64(st, 3, (int64_t)loads);
     sqlite3_bind_int64(st, 4, (int64_t)stores);
+    return pdb_exec(db, st);
+}
+
+int pdb_set_complete(pdb *db, int64_t run, int complete)
+{
+    sqlite3_stmt *st = pdb_prepare(db, "UPDATE runs SET complete = ?2 WHERE id = ?1");
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_int(st, 2, complete != 0);
     return pdb_exec(db, st);
 }
 

@@ -1,5 +1,5 @@
 /*
- * profiledb.h: the profile database (sql/schema.sql), shared by every
+ * profiledb.h: the profile database (sql/schema/NN-*.sql), shared by every
  * analysis that writes results.
  *
  * One database file holds many runs; a run is one traced process, known by
@@ -18,7 +18,8 @@
  *
  *   pdb_run_info info = { .trace = trace_path,       // 2. the trace: process identity
  *       .pid = p->pid, .started = p->start_usec,     //    from mr_reader_process()
- *       .command = "prog arg1 arg2" };
+ *       .command = "prog arg1 arg2" };               //    (.truncated = 1 if known
+ *                                                    //    cut short already)
  *   static const char *const mine[] = { "mempat", NULL };   // tables you own
  *   int64_t run;
  *   if (pdb_begin_run(db, "mempat", "trace-mempat --db x.db t.mr", &info, mine,
@@ -36,6 +37,8 @@
  *   if (pdb_exec(db, st)) goto fail;                 //    step + reset
  *
  *   pdb_set_totals(db, run, instructions, loads, stores);  // 6. optional: trace totals
+ *   pdb_set_complete(db, run, !mr_reader_truncated(r));    //    and whether the trace
+ *                                                    //    was whole, once you know
  *   if (pdb_commit(db)) goto fail;                   // 7. COMMIT: now it is visible
  *   pdb_close(db);
  *   return 0;
@@ -54,8 +57,9 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
-/* The version of sql/schema.sql, kept in PRAGMA user_version. */
-#define PDB_SCHEMA_VERSION 1
+/* The version of sql/schema/NN-*.sql, kept in PRAGMA user_version. Version 2
+ * added runs.complete (older files get it on upgrade, NULL: not known). */
+#define PDB_SCHEMA_VERSION 2
 
 typedef struct pdb pdb;
 
@@ -80,12 +84,17 @@ typedef struct pdb_run_info {
     const char *command;    /* traced command line; may be NULL */
     uint32_t pid;
     uint64_t started;       /* process start, microseconds since the epoch */
+    int truncated;          /* the trace was cut short (no end record): the
+                             * profile covers its start only; stored as
+                             * runs.complete = 0. Left 0 (as by every caller
+                             * that does not set it): complete */
 } pdb_run_info;
 
 /* Starts the one transaction of an analysis: finds the run of this trace
- * (or creates it), deletes the rows of that run from each table named in
- * owned_tables (NULL-terminated; each must have a `run` column) and records
- * the analysis in `analyses`. options is the analysis's command line, for
+ * (or creates it), records whether the profile is complete (info->truncated),
+ * deletes the rows of that run from each table named in owned_tables
+ * (NULL-terminated; each must have a `run` column) and records the
+ * analysis in `analyses`. options is the analysis's command line, for
  * the record. *run receives the run id. */
 int pdb_begin_run(pdb *db, const char *analysis, const char *options,
                   const pdb_run_info *info, const char *const *owned_tables,
@@ -97,6 +106,11 @@ int pdb_begin_run(pdb *db, const char *analysis, const char *options,
 int pdb_instruction(pdb *db, int64_t run, uint64_t address,
                     const char *function, const char *file, uint32_t line,
                     const char *kind, uint32_t size, int64_t *id);
+
+/* Says whether the profile of run covers the whole trace (complete = 1) or
+ * only its start, the trace being cut short (0): runs.complete. For a
+ * command that learns it at the end of the trace, after pdb_begin_run. */
+int pdb_set_complete(pdb *db, int64_t run, int complete);
 
 /* Stores the trace's totals in the runs row. */
 int pdb_set_totals(pdb *db, int64_t run, uint64_t instructions,

@@ -172,16 +172,30 @@ int pdb_print_sql(pdb *db, const char *sql, const pdb_param *p, int np,
     return 0;
 }
 
-/* The runs and the analyses of each, for trace-db FILE runs. */
+/* The runs, with whether each profile covers the whole trace: yes, no (the
+ * trace was cut short) or ? (not known: written before schema version 2).
+ * %s is that column's expression: a file opened read-only may be older than
+ * runs.complete. */
 static const char runs_sql[] =
     "SELECT r.id AS run, r.pid AS pid,"
-    " strftime('%Y-%m-%d %H:%M:%S', r.started / 1000000, 'unixepoch') AS started,"
+    " strftime('%%Y-%%m-%%d %%H:%%M:%%S', r.started / 1000000, 'unixepoch') AS started,"
     " r.instructions AS instructions, r.loads AS loads, r.stores AS stores,"
+    " %s AS complete,"
     " (SELECT group_concat(name, ',') FROM analyses a WHERE a.run = r.id) AS analyses,"
     " r.command AS command, r.trace AS trace "
     "FROM runs r ORDER BY r.id";
 
 int pdb_print_runs(pdb *db, int tsv, FILE *out, char *err, size_t errlen)
 {
-    return pdb_print_sql(db, runs_sql, NULL, 0, tsv, out, err, errlen);
+    sqlite3_stmt *st;
+    int has = 0;
+    if (sqlite3_prepare_v2(pdb_sqlite(db), "SELECT count(*) FROM pragma_table_info('runs') "
+                           "WHERE name = 'complete'", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        has = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    char sql[sizeof runs_sql + 100];
+    snprintf(sql, sizeof sql, runs_sql,
+             has ? "CASE r.complete WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END" : "'?'");
+    return pdb_print_sql(db, sql, NULL, 0, tsv, out, err, errlen);
 }

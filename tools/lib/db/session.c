@@ -35,7 +35,9 @@ int pdb_session_begin(pdb_session *s, const char *analysis,
 
 int pdb_session_commit(pdb_session *s)
 {
-    if (pdb_commit(s->db) < 0)
+    /* Whether the profile covers the whole trace: cli_next() knows. */
+    if (pdb_set_complete(s->db, s->run, cli_trace_complete()) < 0 ||
+        pdb_commit(s->db) < 0)
         return -1;
     pdb_close(s->db);
     s->db = NULL;

@@ -41,7 +41,9 @@ int pdb_session_begin(pdb_session *s, const char *analysis,
                       const char *const *owned, const mr_reader *r,
                       const char *trace, int argc, char **argv);
 
-/* Commits and closes. 0, or -1 (abort the session then). */
+/* Records whether the profile covers the whole trace (runs.complete: 0
+ * when cli_next() met a truncated trace), commits and closes. 0, or -1
+ * (abort the session then). */
 int pdb_session_commit(pdb_session *s);
 
 /* Rolls back and closes; nothing is left of this session's work. */

@@ -41,7 +41,7 @@ typedef struct obj_stats {
 /* Distinct offsets at which the object was accessed. */
 uint64_t obj_stats_offsets(const obj_stats *s);
 
-/* Heat of one offset bucket of a group (see object_offsets in schema.sql:
+/* Heat of one offset bucket of a group (see object_offsets in sql/schema/10-objects.sql:
  * exact below 65536, then 4 KiB spans: fine enough to show which part of
  * a large array is hot, small enough to stay in cache). */
 typedef struct obj_heat {

@@ -142,6 +142,9 @@ void objreport_print(objreport *rep, objprof *p, const mr_reader *r,
         by_kind[g->kind] += objprof_group_stats(p, g)->accesses;
     }
     fprintf(out, "Object profile of %s\n", trace);
+    if (mr_reader_truncated(r))
+        fprintf(out, "  (the trace is truncated: the profile covers the run up to "
+                     "where it ends)\n");
     fprintf(out, "  accesses %" PRIu64 " (loads %" PRIu64 ", stores %" PRIu64
                  "; a modify counts as both)\n", accesses, loads, stores);
     fprintf(out, "  heap %.1f%%, static %.1f%%, stack %.1f%%, unknown %.1f%%\n",

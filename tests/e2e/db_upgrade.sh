@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# A profile database written by an older memrec opens with today's commands
+# and is upgraded in place. tests/data/v1-profile.db is schema version 1,
+# made by the commands of commit 8b733f7 (before runs.complete) with:
+#   trace-synth --pattern=chase --accesses=3000 -o chase.mr
+#   trace-synth --pattern=mixed --accesses=4000 -o mixed.mr
+#   trace-objects -q --samples=64 --db v1-profile.db chase.mr
+#   trace-objects -q --samples=64 --db v1-profile.db mixed.mr
+#   trace-mempat -q --db v1-profile.db chase.mr
+# in /tmp/memrec-v1-fixture (the runs' trace paths). Read-only commands
+# leave it as it is; the first write upgrades it (user_version 2, the
+# complete column, NULL for the old runs: not known), keeps every old row,
+# and a re-run of an old trace replaces its rows without duplicating them.
+source "$(dirname "$0")/lib.sh"
+
+skip() { echo "ok 1 # SKIP $*"; exit 0; }
+for c in trace-objects trace-mempat trace-db trace-synth; do
+  [ -x "$BIN/$c" ] || skip "$BIN/$c not built"
+done
+command -v sqlite3 >/dev/null || skip "sqlite3 not installed"
+db=$TMP/p.db
+q() { sqlite3 "$db" "$1"; }
+cp "$ROOT/tests/data/v1-profile.db" "$db"
+check_eq "the stored database is version 1" 1 "$(q 'PRAGMA user_version')"
+check_eq "... without runs.complete" 0 \
+  "$(q "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'complete'")"
+
+# Every old row, as text: each table's rows in a fixed order (runs without
+# the new column), to compare after the upgrade.
+old_rows() {
+  local t
+  q "SELECT id, trace, command, pid, started, instructions, loads, stores FROM runs WHERE id IN (1, 2) ORDER BY id"
+  for t in analyses instructions alloc_sites objects object_offsets instr_groups threads \
+           access_samples mempat; do
+    echo "== $t"
+    q "SELECT * FROM $t WHERE run IN (1, 2) ORDER BY 1, 2, 3, 4"
+  done
+}
+old_rows > "$TMP/before"
+check "the stored database holds objects and mempat rows" \
+  bash -c "[ \$(sqlite3 '$db' 'SELECT count(*) FROM objects') -gt 100 ] &&
+           [ \$(sqlite3 '$db' 'SELECT count(*) FROM mempat') -gt 0 ]"
+
+# ---- read-only commands: the file stays version 1, byte for byte ------------------
+cp "$db" "$TMP/orig.db"
+"$BIN/trace-db" "$db" runs > "$TMP/runs" 2>"$TMP/err"
+check_eq "trace-db runs on version 1: exit 0, no message" "0:" "$?:$(cat "$TMP/err")"
+check_eq "trace-db runs: header and two runs" 3 "$(wc -l < "$TMP/runs")"
+check_eq "trace-db runs: complete is '?' (not known) for the old runs" "complete ? ?" \
+  "$("$BIN/trace-db" --tsv "$db" runs | awk -F'\t' '{ printf "%s%s", (NR > 1 ? " " : ""), $7 }')"
+check "trace-db runs: shows both analyses of run 1" grep -q "mempat,objects" "$TMP/runs"
+for name in $("$BIN/trace-db" queries | awk '{ print $1 }'); do
+  "$BIN/trace-db" "$db" query "$name" --run=1 > "$TMP/q" 2>"$TMP/err"
+  check_eq "query $name on version 1" "0:" "$?:$(cat "$TMP/err")"
+done
+check_eq "hot_groups on the old chase run: the list nodes first" "heap" \
+  "$("$BIN/trace-db" "$db" query hot_groups --run=1 --tsv | awk -F'\t' 'NR == 2 { print $2 }')"
+check "read-only commands left the file unchanged" cmp -s "$db" "$TMP/orig.db"
+
+# ---- the first write upgrades in place -----------------------------------------------
+"$BIN/trace-synth" --pattern=threads --accesses=3000 -o "$TMP/threads.mr"
+"$BIN/trace-objects" -q --db "$db" "$TMP/threads.mr" 2>"$TMP/err"
+check_eq "trace-objects --db adds a run: exit 0, no message" "0:" "$?:$(cat "$TMP/err")"
+check_eq "upgraded: version 2" 2 "$(q 'PRAGMA user_version')"
+check_eq "upgraded: runs.complete exists" 1 \
+  "$(q "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'complete'")"
+check_eq "three runs: the old ones not known, the new one complete" "-1 -1 1" \
+  "$(q "SELECT group_concat(c, ' ') FROM (SELECT coalesce(complete, -1) AS c FROM runs ORDER BY id)")"
+old_rows > "$TMP/after"
+check "every old row intact" cmp -s "$TMP/before" "$TMP/after"
+check_eq "the new run has its objects" 1 "$(q 'SELECT count(*) > 0 FROM objects WHERE run = 3')"
+check_eq "integrity check" ok "$(q 'PRAGMA integrity_check')"
+check_eq "trace-db runs after the upgrade: complete column" "complete ? ? yes" \
+  "$("$BIN/trace-db" --tsv "$db" runs | awk -F'\t' '{ printf "%s%s", (NR > 1 ? " " : ""), $7 }')"
+
+# ---- a re-run of an old trace replaces its rows, no duplicates --------------------------
+# The same trace made again here (trace-synth writes the same bytes for the
+# same options); run 1 is pointed at it, as if the trace had moved.
+"$BIN/trace-synth" --pattern=chase --accesses=3000 -o "$TMP/chase.mr"
+q "UPDATE runs SET trace = '$TMP/chase.mr' WHERE id = 1"
+counts() {
+  q "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM analyses),
+            (SELECT count(*) FROM instructions WHERE run = 1), (SELECT count(*) FROM alloc_sites WHERE run = 1),
+            (SELECT count(*) FROM objects WHERE run = 1), (SELECT count(*) FROM object_offsets WHERE run = 1),
+            (SELECT count(*) FROM instr_groups WHERE run = 1), (SELECT count(*) FROM threads WHERE run = 1),
+            (SELECT count(*) FROM access_samples WHERE run = 1), (SELECT count(*) FROM mempat WHERE run = 1)"
+}
+before=$(counts)
+"$BIN/trace-objects" -q --samples=64 --db "$db" "$TMP/chase.mr"
+check_eq "re-run of trace-objects on the old trace: exit 0" 0 $?
+"$BIN/trace-mempat" -q --db "$db" "$TMP/chase.mr" > /dev/null
+check_eq "re-run of trace-mempat on the old trace: exit 0" 0 $?
+check_eq "re-runs: same runs, analyses and rows (nothing duplicated)" "$before" "$(counts)"
+check_eq "the re-run run is now known complete" 1 "$(q 'SELECT complete FROM runs WHERE id = 1')"
+check_eq "run 2's objects untouched by the re-runs" \
+  "$(sqlite3 "$TMP/orig.db" 'SELECT * FROM objects WHERE run = 2 ORDER BY id' | md5sum)" \
+  "$(q 'SELECT * FROM objects WHERE run = 2 ORDER BY id' | md5sum)"
+
+# ---- trace-db upgrade, and once more ----------------------------------------------------
+cp "$ROOT/tests/data/v1-profile.db" "$TMP/u.db"
+check_eq "trace-db upgrade: says version 2" "$TMP/u.db: schema version 2" \
+  "$("$BIN/trace-db" "$TMP/u.db" upgrade)"
+check_eq "trace-db upgrade again: still fine" "0:2" \
+  "$("$BIN/trace-db" "$TMP/u.db" upgrade >/dev/null; echo "$?:$(sqlite3 "$TMP/u.db" 'PRAGMA user_version')")"
+check_eq "upgraded by trace-db: old runs kept" 2 "$(sqlite3 "$TMP/u.db" 'SELECT count(*) FROM runs')"

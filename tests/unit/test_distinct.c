@@ -1,0 +1,156 @@
+/*
+ * test_distinct.c: the distinct counter (base/distinct.h): a zeroed struct
+ * is an empty set; below DISTINCT_EXACT the count is exact whatever the
+ * order and the duplicates; the first member at or past it folds the
+ * bitmap into the HyperLogLog sketch without losing the members so far;
+ * the sketch's estimate stays within 5% of the truth, about three of its
+ * standard errors (1.04 / sqrt(4096) = 1.6%), from a thousand members to
+ * millions, and duplicates never move it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "base/distinct.h"
+
+/* The bound on the sketch's relative error this test holds it to. */
+#define MAX_ERROR 0.05
+
+/* A deterministic PRNG (xorshift64*) so failures reproduce. */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 2685821657736338717ull;
+}
+
+static void assert_near(uint64_t estimate, uint64_t truth)
+{
+    double err = ((double)estimate - (double)truth) / (double)truth;
+    if (err > MAX_ERROR || err < -MAX_ERROR)
+        fail_msg("estimate %llu of %llu members: %.2f%% off",
+                 (unsigned long long)estimate, (unsigned long long)truth,
+                 100 * err);
+}
+
+static void test_zeroed_is_empty(void **state)
+{
+    (void)state;
+    distinct d = {0};
+    assert_int_equal(distinct_count(&d), 0);
+    assert_true(distinct_exact(&d));
+    distinct_free(&d);          /* nothing to free, and still empty */
+    assert_int_equal(distinct_count(&d), 0);
+    assert_int_equal(distinct_add(&d, 5), 0);
+    assert_int_equal(distinct_count(&d), 1);
+    distinct_free(&d);
+    assert_int_equal(distinct_count(&d), 0);
+    assert_true(distinct_exact(&d));
+}
+
+/* Exact below DISTINCT_EXACT: random members (the bitmap grows under
+ * them, duplicates among them), the range's ends included, against a
+ * plain array of flags. */
+static void test_exact(void **state)
+{
+    (void)state;
+    distinct d = {0};
+    unsigned char *seen = calloc(DISTINCT_EXACT, 1);
+    assert_non_null(seen);
+    uint64_t truth = 0;
+    for (int i = 0; i < 600000; i++) {
+        uint64_t m = i == 0 ? DISTINCT_EXACT - 1 : i == 1 ? 0 : rnd() % DISTINCT_EXACT;
+        truth += !seen[m];
+        seen[m] = 1;
+        assert_int_equal(distinct_add(&d, m), 0);
+    }
+    assert_true(truth < 600000);            /* there were duplicates */
+    assert_true(distinct_exact(&d));
+    assert_int_equal(distinct_count(&d), truth);
+    free(seen);
+    distinct_free(&d);
+    /* growing from a large first member down */
+    assert_int_equal(distinct_add(&d, 1000000), 0);
+    assert_int_equal(distinct_add(&d, 1), 0);
+    assert_int_equal(distinct_add(&d, 64), 0);
+    assert_int_equal(distinct_add(&d, 1000000), 0);
+    assert_int_equal(distinct_count(&d), 3);
+    assert_true(distinct_exact(&d));
+    distinct_free(&d);
+}
+
+/* The first member past the exact range folds the members so far into
+ * the sketch: the estimate counts them, and adding them again after the
+ * fold changes nothing. */
+static void test_fold(void **state)
+{
+    (void)state;
+    distinct d = {0};
+    const uint64_t n = 300000;
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(distinct_add(&d, i * 3), 0);    /* all below 2^20 */
+    assert_true(distinct_exact(&d));
+    assert_int_equal(distinct_count(&d), n);
+    assert_int_equal(distinct_add(&d, DISTINCT_EXACT), 0);
+    assert_false(distinct_exact(&d));
+    uint64_t folded = distinct_count(&d);
+    assert_near(folded, n + 1);
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(distinct_add(&d, i * 3), 0);
+    assert_int_equal(distinct_add(&d, DISTINCT_EXACT), 0);
+    assert_int_equal(distinct_count(&d), folded);
+    /* new members still count */
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(distinct_add(&d, DISTINCT_EXACT + 1 + i), 0);
+    assert_near(distinct_count(&d), 2 * n + 1);
+    distinct_free(&d);
+    assert_true(distinct_exact(&d));
+    assert_int_equal(distinct_count(&d), 0);
+}
+
+/* The sketch alone, at several cardinalities: members strided past the
+ * exact range, and random 64-bit members (the top of the range included). */
+static void test_estimate(void **state)
+{
+    (void)state;
+    static const uint64_t sizes[] = {1000, 10000, 100000, 1000000, 4000000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        distinct strided = {0}, random = {0};
+        for (uint64_t i = 0; i < sizes[k]; i++) {
+            assert_int_equal(distinct_add(&strided, DISTINCT_EXACT + i * 24), 0);
+            assert_int_equal(distinct_add(&random, rnd() | DISTINCT_EXACT), 0);
+        }
+        assert_false(distinct_exact(&strided));
+        assert_near(distinct_count(&strided), sizes[k]);
+        assert_near(distinct_count(&random), sizes[k]);
+        /* duplicates do not move the estimate */
+        uint64_t before = distinct_count(&strided);
+        for (uint64_t i = 0; i < sizes[k]; i += 3)
+            assert_int_equal(distinct_add(&strided, DISTINCT_EXACT + i * 24), 0);
+        assert_int_equal(distinct_count(&strided), before);
+        distinct_free(&strided);
+        distinct_free(&random);
+    }
+    distinct d = {0};
+    assert_int_equal(distinct_add(&d, UINT64_MAX), 0);
+    assert_int_equal(distinct_add(&d, UINT64_MAX - 1), 0);
+    assert_int_equal(distinct_count(&d), 2);
+    distinct_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zeroed_is_empty),
+        cmocka_unit_test(test_exact),
+        cmocka_unit_test(test_fold),
+        cmocka_unit_test(test_estimate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
