@@ -60,7 +60,7 @@ static int slots_distinct(mempat_feed *f, const access_exec *x)
         return 0;
     f->stamp_now++;
     for (uint32_t i = 0; i < x->n; i++) {
-        uint32_t slot = *(uint32_t *)access_stream_user(f->stream, x->insn[i]);
+        uint32_t slot = *(uint32_t *)access_user(x, i);
         if (f->stamp[slot] == f->stamp_now)
             return 0;
         f->stamp[slot] = f->stamp_now;
@@ -74,22 +74,26 @@ int mempat_feed_event(mempat_feed *f, const mr_event *ev)
     int rc = access_stream_exec(f->stream, ev, &x);
     if (rc <= 0)
         return rc;
-    if (assign_slots(f) < 0)
+    if (f->assigned < access_stream_ninsns(f->stream) && assign_slots(f) < 0)
         return -1;
     mempat_run *runs = mempat_runs(f->m);
     const mr_access *a = x.acc;
-    if (x.repeat > 1 && slots_distinct(f, &x)) {
+    if (x.repeat == 1) {    /* the common case */
+        for (uint32_t i = 0; i < x.n; i++)
+            mempat_access(f->m, runs, *(uint32_t *)access_user(&x, i),
+                          a[i].addr, a[i].size);
+        return 0;
+    }
+    if (slots_distinct(f, &x)) {
         /* independent slots: each takes its run whole */
         for (uint32_t i = 0; i < x.n; i++)
-            mempat_access_run(f->m, runs,
-                              *(uint32_t *)access_stream_user(f->stream, x.insn[i]),
+            mempat_access_run(f->m, runs, *(uint32_t *)access_user(&x, i),
                               a[i].addr, x.strides[i], x.repeat, a[i].size);
         return 0;
     }
     for (uint64_t j = 0; j < x.repeat; j++)
         for (uint32_t i = 0; i < x.n; i++)
-            mempat_access(f->m, runs,
-                          *(uint32_t *)access_stream_user(f->stream, x.insn[i]),
-                          a[i].addr + (j ? j * x.strides[i] : 0), a[i].size);
+            mempat_access(f->m, runs, *(uint32_t *)access_user(&x, i),
+                          a[i].addr + j * x.strides[i], a[i].size);
     return 0;
 }

@@ -38,7 +38,7 @@ int obj_census_event(obj_census *c, const mr_event *ev)
         return rc;
     for (uint64_t j = 0; j < x.repeat; j++)
         for (uint32_t i = 0; i < x.n; i++) {
-            uint64_t addr = x.acc[i].addr + (j ? j * x.strides[i] : 0);
+            uint64_t addr = x.acc[i].addr + (x.repeat > 1 ? j * x.strides[i] : 0);
             obj_object *o = objrel_find(c->rel, &x, i, addr);
             c->by_kind[o->group->kind]++;
             c->offsets += addr - o->addr;

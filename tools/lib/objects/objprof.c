@@ -171,13 +171,12 @@ static int note_insn_group(insn_state *s, obj_object *o, uint64_t off,
     return 0;
 }
 
-/* One access to object o: addr of size bytes by instruction insn of
- * thread tid. */
+/* One access to object o: addr of size bytes by instruction insn (whose
+ * record is s) of thread tid. */
 static int on_access(objprof *p, obj_object *o, uint32_t tid, uint64_t addr,
                      uint32_t size, uint8_t kind, uint64_t time, uint32_t insn,
-                     obj_tstats *t)
+                     insn_state *s, obj_tstats *t)
 {
-    insn_state *s = objrel_user(p->rel, insn);
     obj_group *g = o->group;
     uint64_t off = addr - o->addr;
     int load = kind != MR_STORE, store = kind != MR_LOAD;
@@ -227,10 +226,11 @@ static int on_exec(objprof *p, const access_exec *x)
     for (uint64_t j = 0; j < x->repeat; j++)
         for (uint32_t i = 0; i < x->n; i++) {
             const mr_access *a = &x->acc[i];
-            uint64_t addr = a->addr + (j ? j * x->strides[i] : 0);
+            uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
             obj_object *o = objrel_find(p->rel, x, i, addr);
             if (on_access(p, o, ev->tid, addr, a->size, a->kind,
-                          access_time(x, i, j), x->insn[i], t) < 0)
+                          access_time(x, i, j), x->insn[i],
+                          objrel_access_user(x, i), t) < 0)
                 return -1;
         }
     return 0;

@@ -41,6 +41,9 @@ static inline obj_object *objrel_find(objrel *r, const access_exec *x,
 /* The caller's record of instruction insn (as access_stream_user). */
 static inline void *objrel_user(objrel *r, uint32_t insn);
 
+/* The caller's record of access i's instruction (as access_user). */
+static inline void *objrel_access_user(const access_exec *x, uint32_t i);
+
 objmap *objrel_map(objrel *r);
 access_stream *objrel_stream(objrel *r);
 
@@ -62,8 +65,13 @@ static inline obj_object *objrel_find(objrel *r, const access_exec *x,
                                       uint32_t i, uint64_t addr)
 {
     struct objrel_head *h = (struct objrel_head *)r;
-    objrel_insn *in = access_stream_user(h->stream, x->insn[i]);
+    objrel_insn *in = access_user(x, i);
     return objmap_find(h->map, &in->cache, x->ev->tid, addr);
+}
+
+static inline void *objrel_access_user(const access_exec *x, uint32_t i)
+{
+    return ((objrel_insn *)access_user(x, i))->user;
 }
 
 static inline void *objrel_user(objrel *r, uint32_t insn)

@@ -8,8 +8,8 @@
 
 struct access_stream {
     struct access_stream_head h;    /* first: the inline accessor reads it */
+    size_t user_size;               /* 1 << h.user_shift, or 0: no records */
     size_t user_cap;                /* instructions the records have room for */
-    insn_table *insns;
     uint32_t *scratch;              /* numbers of a partial execution */
     size_t nscratch;
 };
@@ -17,11 +17,15 @@ struct access_stream {
 access_stream *access_stream_new(size_t user_size)
 {
     access_stream *s = calloc(1, sizeof *s);
-    if (!s || !(s->insns = insn_table_new())) {
+    if (!s || !(s->h.insns = insn_table_new())) {
         free(s);
         return NULL;
     }
-    s->h.user_size = user_size;
+    if (user_size) {
+        while (((size_t)1 << s->h.user_shift) < user_size)
+            s->h.user_shift++;
+        s->user_size = (size_t)1 << s->h.user_shift;
+    }
     return s;
 }
 
@@ -29,7 +33,7 @@ void access_stream_free(access_stream *s)
 {
     if (!s)
         return;
-    insn_table_free(s->insns);
+    insn_table_free(s->h.insns);
     free(s->h.user);
     free(s->scratch);
     free(s);
@@ -37,16 +41,16 @@ void access_stream_free(access_stream *s)
 
 const insn_table *access_stream_insns(const access_stream *s)
 {
-    return s->insns;
+    return s->h.insns;
 }
 
 /* Room for the records of every instruction numbered so far. */
 static int fit_user(access_stream *s)
 {
-    size_t need = insn_table_count(s->insns);
-    if (!s->h.user_size || need <= s->user_cap)
+    size_t need = s->h.ninsns = insn_table_count(s->h.insns);
+    if (!s->user_size || need <= s->user_cap)
         return 0;
-    return array_grow(&s->h.user, &s->user_cap, need, s->h.user_size, 1024);
+    return array_grow(&s->h.user, &s->user_cap, need, s->user_size, 1024);
 }
 
 /* Some guarded accesses did not happen: the ones that did are matched to
@@ -68,12 +72,10 @@ static const uint32_t *match_partial(access_stream *s, const block_insns *b,
     return s->scratch;
 }
 
-int access_stream_exec(access_stream *s, const mr_event *ev, access_exec *x)
+int access_stream_exec_slow(access_stream *s, const mr_event *ev, access_exec *x)
 {
-    if (ev->kind != MR_EV_EXEC || !ev->u.exec.naccesses)
-        return 0;
     const mr_block_def *def = ev->u.exec.def;
-    const block_insns *b = insn_table_block(s->insns, def);
+    const block_insns *b = insn_table_block(s->h.insns, def);
     if (!b || fit_user(s) < 0)
         return -1;
     x->ev = ev;
@@ -83,6 +85,8 @@ int access_stream_exec(access_stream *s, const mr_event *ev, access_exec *x)
     x->strides = x->repeat > 1 ? ev->u.exec.strides : NULL;
     x->distinct = b->distinct;
     x->insn = b->insn;
+    x->user = s->h.user;
+    x->user_shift = s->h.user_shift;
     if (x->n != def->exits[ev->u.exec.exit].naccesses &&
         !(x->insn = match_partial(s, b, ev)))
         return -1;

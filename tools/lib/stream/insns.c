@@ -9,13 +9,12 @@
 /* The instructions in order of first sight, a hash over them (each slot
  * holds an instruction's number + 1, 0 = empty) and each block's numbers. */
 struct insn_table {
+    struct insn_table_head h;   /* first: the inline lookup reads it */
     insn_info *insns;
     uint32_t n;
     size_t cap, stampcap;
     uint32_t *hash;         /* open addressing over insns */
     uint32_t hcap;
-    block_insns **blocks;   /* block id -> the numbers of its accesses */
-    size_t nblocks;
     uint64_t *stamp;        /* per instruction: the last block that used it
                              * (stamp_now + 1), to find repeats in a block */
     uint64_t stamp_now;
@@ -27,9 +26,9 @@ void insn_table_free(insn_table *t)
 {
     if (!t)
         return;
-    for (uint32_t i = 0; i < t->nblocks; i++)
-        free(t->blocks[i]);
-    free(t->blocks);
+    for (uint32_t i = 0; i < t->h.nblocks; i++)
+        free(t->h.blocks[i]);
+    free(t->h.blocks);
     free(t->stamp);
     free(t->hash);
     free(t->insns);
@@ -88,12 +87,12 @@ static uint32_t number_of(insn_table *t, const insn_info *key)
     return t->n - 1;
 }
 
-const block_insns *insn_table_block(insn_table *t, const mr_block_def *def)
+const block_insns *insn_table_block_slow(insn_table *t, const mr_block_def *def)
 {
-    if (def->id < t->nblocks && t->blocks[def->id] &&
-        t->blocks[def->id]->def == def)
-        return t->blocks[def->id];
-    if (ARRAY_FIT(t->blocks, t->nblocks, (size_t)def->id + 1) < 0)
+    if (def->id < t->h.nblocks && t->h.blocks[def->id] &&
+        t->h.blocks[def->id]->def == def)
+        return t->h.blocks[def->id];
+    if (ARRAY_FIT(t->h.blocks, t->h.nblocks, (size_t)def->id + 1) < 0)
         return NULL;
     block_insns *b = malloc(sizeof *b + (def->naccesses ? def->naccesses : 1) *
                                             sizeof *b->insn);
@@ -117,6 +116,6 @@ const block_insns *insn_table_block(insn_table *t, const mr_block_def *def)
         t->stamp[n] = t->stamp_now + 1;
     }
     t->stamp_now++;
-    free(t->blocks[def->id]);
-    return t->blocks[def->id] = b;
+    free(t->h.blocks[def->id]);
+    return t->h.blocks[def->id] = b;
 }

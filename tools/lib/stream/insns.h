@@ -37,11 +37,33 @@ typedef struct block_insns {
     uint32_t insn[];
 } block_insns;
 
-/* The numbers of block def's accesses; NULL when out of memory. */
-const block_insns *insn_table_block(insn_table *t, const mr_block_def *def);
+/* The numbers of block def's accesses; NULL when out of memory. Inline:
+ * it runs once per block execution, and almost always finds them made. */
+static inline const block_insns *insn_table_block(insn_table *t,
+                                                  const mr_block_def *def);
+
+/* insn_table_block when they are not made yet. */
+const block_insns *insn_table_block_slow(insn_table *t, const mr_block_def *def);
 
 /* Instructions so far, numbered 0 .. count-1 in order of first sight. */
 uint32_t insn_table_count(const insn_table *t);
 const insn_info *insn_table_get(const insn_table *t, uint32_t insn);
+
+/* ---- inline part ---------------------------------------------------------- */
+struct insn_table_head {
+    block_insns **blocks;   /* block id -> the numbers of its accesses */
+    size_t nblocks;
+};
+static inline const block_insns *insn_table_block(insn_table *t,
+                                                  const mr_block_def *def)
+{
+    const struct insn_table_head *h = (const struct insn_table_head *)t;
+    if (def->id < h->nblocks) {
+        const block_insns *b = h->blocks[def->id];
+        if (b && b->def == def)
+            return b;
+    }
+    return insn_table_block_slow(t, def);
+}
 
 #endif
