@@ -69,9 +69,9 @@ static obj_group *group_of(objprof *p, int kind, uint64_t at)
 /* The slot of the instruction at addr. */
 static uint32_t slot_of(objprof *p, uint64_t addr)
 {
-    objinsn *t = objprof_insns(p);
-    for (uint32_t i = 0; i < objinsn_count(t); i++)
-        if (objinsn_get(t, i)->addr == addr)
+    const insn_table *t = objprof_insns(p);
+    for (uint32_t i = 0; i < insn_table_count(t); i++)
+        if (insn_table_get(t, i)->addr == addr)
             return i;
     fail_msg("no instruction at 0x%llx", (unsigned long long)addr);
     return 0;
@@ -185,12 +185,12 @@ static void test_instructions(void **state)
     (void)state;
     mr_reader *r;
     objprof *p = run(1, 0, &r);
-    assert_int_equal(objinsn_count(objprof_insns(p)), 3);
+    assert_int_equal(insn_table_count(objprof_insns(p)), 3);
     obj_group *a = group_of(p, OBJ_HEAP, SITE_A), *b = group_of(p, OBJ_HEAP, SITE_B),
               *t = group_of(p, OBJ_STATIC, TABLE), *u = group_of(p, OBJ_UNKNOWN, 0);
     uint32_t load = slot_of(p, 0x401000), store = slot_of(p, 0x401004),
              modify = slot_of(p, 0x401100);
-    assert_int_equal(objinsn_get(objprof_insns(p), modify)->kind, MR_MODIFY);
+    assert_int_equal(insn_table_get(objprof_insns(p), modify)->kind, MR_MODIFY);
     /* the load touched A three times: two objects, one offset */
     const obj_igstats *ig = did(p, load, a);
     assert_non_null(ig);
