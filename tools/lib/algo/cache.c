@@ -19,6 +19,7 @@ typedef struct level {
     uint64_t *plru;          /* PLRU: one tree of assoc-1 bits per set */
     uint64_t set_mask;       /* sets - 1 */
     uint64_t rng;            /* random policy: xorshift64 state */
+    uint64_t seed;           /* its start, restored by cache_reset */
     uint32_t assoc;
     uint32_t line_bits;      /* log2(line) */
     uint32_t tree_depth;     /* PLRU: log2(assoc) */
@@ -146,7 +147,7 @@ static int level_init(level *L, const cache_level_config *lc, uint64_t seed)
     L->set_mask = sets - 1;
     L->policy = lc->policy;
     L->tree_depth = log2u(lc->assoc);
-    L->rng = seed;
+    L->rng = L->seed = seed;
     if (!(L->tags = malloc(sets * lc->assoc * sizeof *L->tags)))
         return -1;
     memset(L->tags, 0xff, sets * lc->assoc * sizeof *L->tags);
@@ -161,6 +162,7 @@ static void level_reset(level *L)
     if (L->plru)
         memset(L->plru, 0, (L->set_mask + 1) * sizeof *L->plru);
     memset(&L->st, 0, sizeof L->st);
+    L->rng = L->seed;
 }
 
 cache_sim *cache_new(const cache_config *cfg)
