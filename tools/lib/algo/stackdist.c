@@ -241,6 +241,7 @@ uint64_t sd_accesses(const stackdist *s) { return s->offered; }
 uint64_t sd_sampled(const stackdist *s) { return s->sampled; }
 uint64_t sd_distinct(const stackdist *s) { return s->distinct; }
 double sd_rate(const stackdist *s) { return s->rate; }
+uint32_t sd_line_bytes(const stackdist *s) { return 1u << s->line_bits; }
 
 uint64_t sd_max_lines(const stackdist *s)
 {

@@ -71,6 +71,7 @@ uint64_t sd_accesses(const stackdist *s);
 uint64_t sd_sampled(const stackdist *s);
 uint64_t sd_distinct(const stackdist *s);
 double sd_rate(const stackdist *s);
+uint32_t sd_line_bytes(const stackdist *s);
 
 /* Miss ratio (0..1) of a fully associative LRU cache of `lines` lines over
  * every access offered so far (an estimate when sampling). O(1) after the
