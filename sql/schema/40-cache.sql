@@ -18,10 +18,11 @@ CREATE TABLE IF NOT EXISTS cache_summary (
     misses       INTEGER NOT NULL,  -- of those, misses (LL: Cachegrind's "LL misses" line)
     fetches      INTEGER NOT NULL,  -- instruction fetches among the accesses
     fetch_misses INTEGER NOT NULL,  -- instruction fetches that missed
-    reads        INTEGER NOT NULL,  -- loads among the accesses
-    read_misses  INTEGER NOT NULL,  -- loads that missed
-    writes       INTEGER NOT NULL,  -- stores and modifies (one access each) among the accesses
-    write_misses INTEGER NOT NULL,  -- stores and modifies that missed
+    reads        INTEGER NOT NULL,  -- loads and modifies among the accesses (a modify is
+                                    -- one access, counted as a read as Cachegrind does)
+    read_misses  INTEGER NOT NULL,  -- loads and modifies that missed
+    writes       INTEGER NOT NULL,  -- stores among the accesses
+    write_misses INTEGER NOT NULL,  -- stores that missed
     PRIMARY KEY (run, level)
 );
 

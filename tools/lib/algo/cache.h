@@ -84,8 +84,8 @@ typedef struct cache_config {
 /* What an access is, for the counters. */
 typedef enum cache_op {
     CACHE_FETCH = 0,   /* instruction fetch (I1) */
-    CACHE_READ = 1,    /* load */
-    CACHE_WRITE = 2    /* store, or modify (Cachegrind counts it as a write) */
+    CACHE_READ = 1,    /* load, or modify (Cachegrind counts it as a read) */
+    CACHE_WRITE = 2    /* store */
 } cache_op;
 #define CACHE_NOPS 3
 

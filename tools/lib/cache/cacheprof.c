@@ -141,8 +141,10 @@ static int data_access(cacheprof *p, const mr_event *ev, const mr_access *a,
 {
     cp_insn *in = &p->insn[insn];
     obj_object *o = objmap_find(p->map, &in->oc, ev->tid, a->addr);
+    /* A modify is one access, counted with the reads as Cachegrind does
+     * (its Dm events go through the Dr helper). */
     unsigned level = cache_access(p->sim, a->addr, a->size,
-                                  a->kind == MR_LOAD ? CACHE_READ : CACHE_WRITE);
+                                  a->kind == MR_STORE ? CACHE_WRITE : CACHE_READ);
     uint32_t latency = cache_latency(p->sim, level);
     uint64_t d = p->sd ? sd_access(p->sd, a->addr, a->size) : SD_SKIPPED;
     uint32_t gid = o->group->id;
