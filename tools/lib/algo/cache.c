@@ -272,7 +272,8 @@ static inline int lookup_lru(level *L, uint64_t line, uint64_t *victim)
         i = a - 1;
         *victim = set[i];
     }
-    memmove(set + 1, set, i * sizeof *set);
+    for (; i > 0; i--)   /* short: a loop beats a memmove call */
+        set[i] = set[i - 1];
     set[0] = line;
     return hit;
 }
@@ -421,6 +422,12 @@ unsigned cache_access(cache_sim *c, uint64_t addr, uint32_t size, cache_op op)
     level *L0 = &c->lv[0];
     uint64_t line = addr >> L0->line_bits;
     uint64_t last = (addr + size - 1) >> L0->line_bits;
+    /* The common case first: one line, D1's most recently used. */
+    if (line == last && L0->policy == CACHE_LRU &&
+        L0->tags[(line & L0->set_mask) * L0->assoc] == line) {
+        L0->st.accesses[op]++;
+        return 0;
+    }
     unsigned served = walk(c, 0, addr);
     /* A straddling access: the deepest level any of its lines came from. */
     for (uint64_t l = line + 1; l <= last; l++) {

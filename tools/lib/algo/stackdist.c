@@ -10,7 +10,7 @@
 #include "base/array.h"
 
 #define NOBODY UINT64_MAX       /* owner of a time that is no line's last */
-#define MIN_AXIS 4096           /* smallest time axis */
+#define MIN_AXIS 4096           /* smallest time axis, a multiple of 64 */
 #define SAMPLE_BITS 24          /* SHARDS: hash values compared below R*2^24 */
 
 /* A slot of the line -> last-access-time hash (open addressing). */
@@ -26,7 +26,9 @@ struct stackdist {
     line_slot *map;
     uint64_t map_cap;           /* power of two */
     uint64_t distinct;          /* lines in the map = live marks */
-    int32_t *tree;              /* Fenwick tree over the axis, 1-based */
+    uint64_t *bits;             /* one bit per time: a live mark */
+    int32_t *tree;              /* Fenwick tree of marks per 64-time word,
+                                 * 1-based: small enough to stay in cache */
     uint64_t *owner;            /* by time: the line whose last access it is */
     uint64_t axis;              /* positions on the time axis */
     uint64_t now;               /* next position */
@@ -66,9 +68,10 @@ stackdist *sd_new(uint32_t line_bytes, double rate)
     s->map_cap = 1024;
     s->axis = MIN_AXIS;
     s->map = calloc(s->map_cap, sizeof *s->map);
-    s->tree = calloc(s->axis + 1, sizeof *s->tree);
+    s->tree = calloc(s->axis / 64 + 1, sizeof *s->tree);
+    s->bits = calloc(s->axis / 64, sizeof *s->bits);
     s->owner = malloc(s->axis * sizeof *s->owner);
-    if (!s->map || !s->tree || !s->owner) {
+    if (!s->map || !s->tree || !s->bits || !s->owner) {
         sd_free(s);
         return NULL;
     }
@@ -81,6 +84,7 @@ void sd_free(stackdist *s)
         return;
     free(s->map);
     free(s->tree);
+    free(s->bits);
     free(s->owner);
     free(s->hist);
     free(s->far);
@@ -112,26 +116,48 @@ static int map_grow(stackdist *s)
     return 0;
 }
 
-/* ---- the Fenwick tree ------------------------------------------------ */
+/* ---- the marks ------------------------------------------------------ */
 
-static void tree_add(int32_t *tree, uint64_t n, uint64_t pos, int32_t v)
+/* Marks are bits, 64 times to a word; a Fenwick tree counts the marks of
+ * each word, so that a count walks log2(axis / 64) cached entries and one
+ * popcount instead of log2(axis) scattered ones. */
+static void tree_add(int32_t *tree, uint64_t nwords, uint64_t word, int32_t v)
 {
-    for (uint64_t i = pos + 1; i <= n; i += i & -i)
+    for (uint64_t i = word + 1; i <= nwords; i += i & -i)
         tree[i] += v;
 }
 
-/* Marks at positions 0 .. pos. */
-static uint64_t tree_prefix(const int32_t *tree, uint64_t pos)
+/* Marks in words 0 .. word-1. */
+static uint64_t tree_prefix(const int32_t *tree, uint64_t word)
 {
     uint64_t sum = 0;
-    for (uint64_t i = pos + 1; i; i -= i & -i)
+    for (uint64_t i = word; i; i -= i & -i)
         sum += (uint64_t)tree[i];
     return sum;
 }
 
+static void mark(stackdist *s, uint64_t t)
+{
+    s->bits[t / 64] |= 1ull << (t % 64);
+    tree_add(s->tree, s->axis / 64, t / 64, 1);
+}
+
+static void unmark(stackdist *s, uint64_t t)
+{
+    s->bits[t / 64] &= ~(1ull << (t % 64));
+    tree_add(s->tree, s->axis / 64, t / 64, -1);
+}
+
+/* Marks at times 0 .. t. */
+static uint64_t marks_upto(const stackdist *s, uint64_t t)
+{
+    uint64_t w = t / 64, below = s->bits[w] & (~0ull >> (63 - t % 64));
+    return tree_prefix(s->tree, w) + (uint64_t)__builtin_popcountll(below);
+}
+
 /* The axis is full: renumber the live marks 0 .. D-1 in time order and make
  * the axis at least twice D (so that D accesses pass before the next
- * compaction, which costs O(D)). */
+ * compaction, which costs O(D)). The axis is a multiple of 64. */
 static int compact(stackdist *s)
 {
     uint64_t live = 0;
@@ -142,23 +168,32 @@ static int compact(stackdist *s)
         map_find(s->map, s->map_cap, key)->time = live;
         s->owner[live++] = key;
     }
-    uint64_t axis = live * 2 > MIN_AXIS ? live * 2 : MIN_AXIS;
+    uint64_t axis = live * 2 > MIN_AXIS ? (live * 2 + 63) / 64 * 64 : MIN_AXIS;
     if (axis != s->axis) {
-        int32_t *tree = realloc(s->tree, (axis + 1) * sizeof *tree);
+        int32_t *tree = realloc(s->tree, (axis / 64 + 1) * sizeof *tree);
         if (tree)
             s->tree = tree;
-        uint64_t *owner = tree ? realloc(s->owner, axis * sizeof *owner) : NULL;
+        uint64_t *bits = tree ? realloc(s->bits, axis / 64 * sizeof *bits) : NULL;
+        if (bits)
+            s->bits = bits;
+        uint64_t *owner = bits ? realloc(s->owner, axis * sizeof *owner) : NULL;
         if (!owner)
             return -1;
         s->owner = owner;
         s->axis = axis;
     }
-    /* Linear-time build: every live position holds 1. */
-    memset(s->tree, 0, (s->axis + 1) * sizeof *s->tree);
-    for (uint64_t i = 1; i <= s->axis; i++) {
-        s->tree[i] += i <= live;
+    /* Times 0 .. live-1 are marked; the tree is built in linear time. */
+    uint64_t nwords = s->axis / 64;
+    memset(s->bits, 0, nwords * sizeof *s->bits);
+    for (uint64_t w = 0; w < live / 64; w++)
+        s->bits[w] = ~0ull;
+    if (live % 64)
+        s->bits[live / 64] = ~0ull >> (64 - live % 64);
+    memset(s->tree, 0, (nwords + 1) * sizeof *s->tree);
+    for (uint64_t i = 1; i <= nwords; i++) {
+        s->tree[i] += __builtin_popcountll(s->bits[i - 1]);
         uint64_t parent = i + (i & -i);
-        if (parent <= s->axis)
+        if (parent <= nwords)
             s->tree[parent] += s->tree[i];
     }
     s->now = live;
@@ -178,8 +213,8 @@ static uint64_t touch(stackdist *s, uint64_t line)
     uint64_t d = SD_COLD;
     if (slot->key) {
         uint64_t p = slot->time;
-        d = s->distinct - tree_prefix(s->tree, p);
-        tree_add(s->tree, s->axis, p, -1);
+        d = s->distinct - marks_upto(s, p);
+        unmark(s, p);
         s->owner[p] = NOBODY;
     } else {
         slot->key = line + 1;
@@ -187,7 +222,7 @@ static uint64_t touch(stackdist *s, uint64_t line)
     }
     slot->time = s->now;
     s->owner[s->now] = line + 1;
-    tree_add(s->tree, s->axis, s->now++, 1);
+    mark(s, s->now++);
     return d;
 }
 

@@ -8,10 +8,11 @@
  * access hits in a fully associative LRU cache of C lines exactly when its
  * distance is below C. A first access is cold (a miss at every size).
  *
- * How. Each line keeps the time of its last access, and a Fenwick tree over
- * times marks the times that are some line's last access. The distance of
- * an access to a line last seen at p is the number of marks after p
- * (O(log T)); then p's mark moves to now. When the time axis fills, the
+ * How. Each line keeps the time of its last access; the times that are
+ * some line's last access are marked in a bitmap, and a Fenwick tree
+ * counts the marks of each 64-time word. The distance of an access to a
+ * line last seen at p is the number of marks after p (O(log T/64) plus a
+ * popcount); then p's mark moves to now. When the time axis fills, the
  * live marks are renumbered 0 .. D-1 in order (D distinct lines) and the
  * axis doubles past them, so memory stays proportional to the distinct
  * lines (a hash slot, a mark and a histogram counter each) whatever the

@@ -197,7 +197,10 @@ static void print_curve(FILE *out, const cacheprof *p)
             sd_rate(sd) < 1 ? " sampled" : "", "lines", "bytes", "miss%");
     uint64_t max = sd_max_lines(sd);
     uint32_t lb = sd_line_bytes(sd);
-    for (uint64_t lines = 1;; lines *= 2) {
+    uint64_t lines = 1;
+    while ((double)lines * sd_rate(sd) < 1)   /* below 1/R lines: unknown */
+        lines *= 2;
+    for (;; lines *= 2) {
         fprintf(out, "%12" PRIu64 " %14" PRIu64 " %9.3f%%\n", lines,
                 lines * lb, 100 * sd_miss_ratio(sd, lines));
         if (lines >= max)

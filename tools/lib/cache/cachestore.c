@@ -122,8 +122,12 @@ static int store_run_curve(pdb *db, int64_t run, stackdist *sd)
         "miss_ratio, accesses, rate) VALUES (?,'run',NULL,NULL,?,?,?,?,?)");
     if (!s)
         return -1;
-    uint64_t max = sd_max_lines(sd);
-    for (uint64_t lines = 1;; lines *= 2) {
+    uint64_t max = sd_max_lines(sd), lines = 1;
+    /* A sampled distance of d stands for d / R lines: sizes below 1 / R
+     * lines cannot be told apart, so a sampled curve starts there. */
+    while ((double)lines * sd_rate(sd) < 1)
+        lines *= 2;
+    for (;; lines *= 2) {
         sqlite3_bind_int64(s, 1, run);
         sqlite3_bind_int64(s, 2, (int64_t)lines);
         sqlite3_bind_int64(s, 3, (int64_t)(lines * sd_line_bytes(sd)));
