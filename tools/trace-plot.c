@@ -24,18 +24,21 @@ extern char **environ;
 
 static const char usage_text[] =
     "Usage: trace-plot NAME --db FILE [--run=N] [--group=NAME] [-o OUT.png|OUT.svg]\n"
-    "Draw a picture of an object profile (trace-objects --db) with gnuplot.\n"
+    "Draw a picture of a profile (trace-objects --db, trace-cache --db) with gnuplot.\n"
     "\n"
     "  lifetimes   heap object lifetimes over time, one lane per allocation site\n"
     "  offsets     sampled accesses to one group: object and offset against time\n"
     "              (a linked-list walk, an array sweep); --group picks the group\n"
     "  groups      the groups with the most traffic, loads and stores\n"
+    "  cache_curves   miss-ratio curves of the run and its busiest groups\n"
+    "              (trace-cache --db); --limit: how many groups\n"
+    "  cache_groups   simulated cache misses per group (trace-cache --db)\n"
     "\n"
     "  --db FILE       the profile database\n"
     "  --run=N         the run (default: the latest)\n"
     "  --group=NAME    offsets: the group, by name as trace-db shows it\n"
     "                  (default: the hottest heap group)\n"
-    "  --limit=N       lifetimes, groups: how many groups\n"
+    "  --limit=N       lifetimes, groups, cache_*: how many groups\n"
     "  -o, --output=F  the picture, .png or .svg (default NAME.png)\n"
     "  -h, --help      this help\n"
     "      --version   print the version\n"
@@ -259,10 +262,13 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind != 1)
-        cli_usage_error("need one plot name: lifetimes, offsets or groups");
+        cli_usage_error("need one plot name: lifetimes, offsets, groups, "
+                        "cache_curves or cache_groups");
     const char *name = argv[optind];
-    if (strcmp(name, "lifetimes") && strcmp(name, "offsets") && strcmp(name, "groups"))
-        cli_usage_error("unknown plot '%s': lifetimes, offsets or groups", name);
+    if (strcmp(name, "lifetimes") && strcmp(name, "offsets") && strcmp(name, "groups") &&
+        strcmp(name, "cache_curves") && strcmp(name, "cache_groups"))
+        cli_usage_error("unknown plot '%s': lifetimes, offsets, groups, "
+                        "cache_curves or cache_groups", name);
     if (!db_path)
         cli_usage_error("--db FILE is needed");
     char outbuf[PATH_MAX];
@@ -304,6 +310,8 @@ int main(int argc, char **argv)
     char title[1024];
     const char *what = !strcmp(name, "lifetimes") ? "Heap object lifetimes"
                        : !strcmp(name, "offsets") ? "Accesses to one group"
+                       : !strcmp(name, "cache_curves") ? "Miss-ratio curves"
+                       : !strcmp(name, "cache_groups") ? "Simulated cache misses per group"
                                                   : "Groups by memory traffic";
     run_title(db, run, what, title, sizeof title);
 
