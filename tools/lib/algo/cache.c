@@ -135,7 +135,11 @@ const char *cache_config_check(const cache_config *cfg, char *buf, size_t len)
             return buf;
         }
     }
-    return cfg->cachegrind ? check_cachegrind(cfg, buf, len) : NULL;
+    if (!cfg->cachegrind || !(e = check_cachegrind(cfg, buf, len)))
+        return NULL;
+    if (e != buf)   /* always in buf, so callers may print either */
+        snprintf(buf, len, "%s", e);
+    return buf;
 }
 
 static int level_init(level *L, const cache_level_config *lc, uint64_t seed)

@@ -99,8 +99,8 @@ typedef struct cache_level_stats {
 
 typedef struct cache_sim cache_sim;
 
-/* Checks a configuration: NULL when it can be simulated, else a one-line
- * message naming the level and the problem (static storage or buf). */
+/* Checks a configuration: NULL when it can be simulated, else buf, holding
+ * a one-line message naming the level and the problem. */
 const char *cache_config_check(const cache_config *cfg, char *buf, size_t len);
 
 /* A new, empty (cold) hierarchy. NULL when out of memory or when the
