@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -44,6 +44,8 @@ for s in "${samples[@]}"; do
   "$BIN/trace-objects" -q --group-depth=$depth --db "$DB" "$trace"
   # Exana's access patterns of every memory instruction, into the same run
   "$BIN/trace-mempat" -q --db "$DB" "$trace" >/dev/null
+  # the RDS paper's cache hierarchy (Table 1): misses, latency, curves
+  "$BIN/trace-cache" -q --preset=rds --group-depth=$depth --db "$DB" "$trace" >/dev/null
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -71,6 +73,7 @@ stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
 [ -n "$st" ] && query "static_arrays: hottest objects (static ones by symbol)" hot_objects --run="$st" --limit=5
 [ -n "$stencil" ] && query "stencil: share of accesses per MemPat kind" mempat_coverage --run="$stencil"
 [ -n "$stencil" ] && query "stencil: the most complex MemPat patterns" mempat_complex --run="$stencil" --limit=5
+[ -n "$list" ] && query "linked_list: groups by simulated cache latency (RDS hierarchy)" cache_worst_groups --run="$list" --limit=5
 
 echo
 echo "== plots in $OUT"
@@ -89,5 +92,7 @@ plot() {  # file, trace-plot arguments
 [ -n "$sa" ] && plot struct_array-offsets.png offsets --run="$sa"
 [ -n "$stencil" ] && plot stencil-groups.png groups --run="$stencil"
 [ -n "$pc" ] && plot prodcons-groups.svg groups --run="$pc"
+[ -n "$stencil" ] && plot stencil-cache-curves.png cache_curves --run="$stencil"
+[ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"
