@@ -114,12 +114,17 @@ static void rule_release(sequitur *b, uint32_t r)
 
 static inline uint64_t digram_hash(uint64_t one, uint64_t two)
 {
-    uint64_t h = (one ^ (two * UINT64_C(0x9E3779B97F4A7C15))) * UINT64_C(0xBF58476D1CE4E5B9);
+    /* Both halves multiplied, then folded: the slot index takes low bits,
+     * which must depend on every bit of both values (terminals all end
+     * in a 0 bit). */
+    uint64_t h = (one + (two << 32 | two >> 32)) * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= h >> 32;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
     return h ^ (h >> 29);
 }
 
 /* The slot holding digram (one, two), or the empty slot where it would go. */
-static size_t table_find(const sequitur *b, uint64_t one, uint64_t two, uint32_t h)
+static inline __attribute__((always_inline)) size_t table_find(const sequitur *b, uint64_t one, uint64_t two, uint32_t h)
 {
     size_t i = h & b->table_mask;
     for (;;) {
@@ -206,7 +211,7 @@ static void digram_set(sequitur *b, uint32_t n)
 
 /* The original's delete_digram(): forgets the digram starting at n if the
  * table records it at n. */
-static void digram_forget(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) void digram_forget(sequitur *b, uint32_t n)
 {
     uint32_t nx = next_of(b, n);
     if (is_guard(b, n) || is_guard(b, nx))
@@ -223,7 +228,7 @@ static void digram_forget(sequitur *b, uint32_t n)
  * run of three equal symbols is broken, the table only knew one of its two
  * overlapping digrams; the other is recorded again so that it is not lost
  * (the original's comment: "e.g. abbbabcbb"). */
-static void join(sequitur *b, uint32_t left, uint32_t right)
+static inline __attribute__((always_inline)) void join(sequitur *b, uint32_t left, uint32_t right)
 {
     if (next_of(b, left) != NIL) {
         digram_forget(b, left);
@@ -350,9 +355,18 @@ static int check(sequitur *b, uint32_t s)
     uint32_t n = next_of(b, s);
     if (b->failed || is_guard(b, s) || is_guard(b, n))
         return 0;
-    uint32_t x = digram_lookup(b, s);
+    if ((b->table_used + 1) * 2 > b->table_mask + 1 && table_grow(b) < 0) {
+        b->failed = 1;
+        return 0;
+    }
+    /* One probe both finds the digram and, when absent, records it. */
+    uint64_t one = val_of(b, s), two = val_of(b, n);
+    uint32_t h = (uint32_t)digram_hash(one, two);
+    size_t slot = table_find(b, one, two, h);
+    uint32_t x = b->table[slot].node;
     if (x == NIL) {
-        digram_set(b, s);
+        b->table[slot] = (sq_slot){ .node = s, .hash = h };
+        b->table_used++;
         return 0;
     }
     if (next_of(b, x) == s || n == x)
