@@ -50,6 +50,10 @@
  *   const uint64_t *sq_rule_body(const sq_grammar *g, uint32_t r);
  *   uint64_t sq_expanded_length(const sq_grammar *g, uint32_t r);
  *       Terminals rule r stands for (saturates at UINT64_MAX).
+ *   const uint32_t *sq_bottom_up(const sq_grammar *g);
+ *       The rule numbers (sq_rule_count of them) in an order where every
+ *       rule comes after the rules its body refers to: for computing
+ *       per-rule facts bottom-up (reverse it for top-down) without recursion.
  *   int sq_expand(const sq_grammar *g, uint32_t r, sq_emit_fn fn, void *ctx);
  *       Calls fn(ctx, terminal) for every terminal of rule r's expansion, in
  *       order, without recursion; stops early when fn returns non-zero and
@@ -121,6 +125,7 @@ uint64_t sq_symbol_count(const sq_grammar *g);
 uint32_t sq_rule_length(const sq_grammar *g, uint32_t r);
 const uint64_t *sq_rule_body(const sq_grammar *g, uint32_t r);
 uint64_t sq_expanded_length(const sq_grammar *g, uint32_t r);
+const uint32_t *sq_bottom_up(const sq_grammar *g);
 int sq_expand(const sq_grammar *g, uint32_t r, sq_emit_fn fn, void *ctx);
 int64_t sq_expand_array(const sq_grammar *g, uint32_t r, uint64_t *out,
                         size_t cap);

@@ -25,6 +25,7 @@ struct sq_grammar {
     uint64_t *start;            /* rule r's body is body[start[r]..start[r+1]) */
     uint64_t *body;             /* symbol codes (sq_is_rule, sq_code_value) */
     uint64_t *expanded;         /* terminals each rule stands for */
+    uint32_t *bottom_up;        /* every rule after the rules it refers to */
     uint64_t stored_bytes;      /* size of the serialised form, 0: not yet */
 };
 
@@ -44,6 +45,7 @@ static int compute_lengths(sq_grammar *g)
 {
     uint8_t *state = calloc(g->nrules, 1);      /* 0 new, 1 open, 2 done */
     walk_frame *stack = malloc(sizeof *stack * g->nrules);
+    uint32_t done = 0;
     int rc = state && stack ? 0 : -1;
     for (uint32_t root = 0; rc == 0 && root < g->nrules; root++) {
         if (state[root])
@@ -56,6 +58,7 @@ static int compute_lengths(sq_grammar *g)
             walk_frame *f = &stack[depth - 1];
             if (f->pos == g->start[f->rule + 1]) {
                 state[f->rule] = 2;
+                g->bottom_up[done++] = f->rule;
                 uint64_t len = g->expanded[f->rule];
                 if (--depth > 0)
                     g->expanded[stack[depth - 1].rule] =
@@ -93,7 +96,8 @@ static sq_grammar *grammar_alloc(uint32_t nrules, uint64_t nsymbols)
     g->start = calloc((size_t)nrules + 1, sizeof *g->start);
     g->body = malloc(sizeof *g->body * (nsymbols ? nsymbols : 1));
     g->expanded = calloc(nrules, sizeof *g->expanded);
-    if (!g->start || !g->body || !g->expanded) {
+    g->bottom_up = calloc(nrules, sizeof *g->bottom_up);
+    if (!g->start || !g->body || !g->expanded || !g->bottom_up) {
         sq_grammar_free(g);
         return NULL;
     }
@@ -175,6 +179,8 @@ uint64_t sq_expanded_length(const sq_grammar *g, uint32_t r)
 {
     return r < g->nrules ? g->expanded[r] : 0;
 }
+
+const uint32_t *sq_bottom_up(const sq_grammar *g) { return g->bottom_up; }
 
 int sq_expand(const sq_grammar *g, uint32_t r, sq_emit_fn fn, void *ctx)
 {
@@ -266,6 +272,7 @@ void sq_grammar_free(sq_grammar *g)
     free(g->start);
     free(g->body);
     free(g->expanded);
+    free(g->bottom_up);
     free(g);
 }
 
