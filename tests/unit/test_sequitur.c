@@ -158,6 +158,15 @@ static void invariants_random(void **state)
         sq_grammar *g = sq_finish(b);
         assert_int_equal(sq_expand_array(g, 0, out, CAP), n);
         assert_memory_equal(in, out, n * sizeof *in);
+        /* The iterator walks the same expansion. */
+        sq_iter *it = sq_iter_new(g, 0);
+        uint64_t t;
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(sq_iter_next(it, &t), 1);
+            assert_int_equal(t, in[i]);
+        }
+        assert_int_equal(sq_iter_next(it, &t), 0);
+        sq_iter_free(it);
         sq_stats st;
         sq_builder_stats(b, &st);
         assert_int_equal(st.symbols, sq_symbol_count(g));

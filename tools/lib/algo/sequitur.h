@@ -58,6 +58,12 @@
  *       Calls fn(ctx, terminal) for every terminal of rule r's expansion, in
  *       order, without recursion; stops early when fn returns non-zero and
  *       returns that value; 0 at the end, -1 when out of memory.
+ *   sq_iter *sq_iter_new(const sq_grammar *g, uint32_t r);
+ *   int sq_iter_next(sq_iter *it, uint64_t *terminal);
+ *   void sq_iter_free(sq_iter *it);
+ *       Rule r's expansion one terminal at a time, for walking several
+ *       grammars in step: 1 and *terminal set, 0 at the end. NULL: no
+ *       memory or no such rule.
  *   int64_t sq_expand_array(const sq_grammar *g, uint32_t r, uint64_t *out,
  *                           size_t cap);
  *       Writes the expansion to out; the number of terminals, or -1 when it
@@ -95,6 +101,7 @@
 
 typedef struct sequitur sequitur;
 typedef struct sq_grammar sq_grammar;
+typedef struct sq_iter sq_iter;
 
 /* Sizes of a grammar. */
 typedef struct sq_stats {
@@ -129,6 +136,9 @@ const uint32_t *sq_bottom_up(const sq_grammar *g);
 int sq_expand(const sq_grammar *g, uint32_t r, sq_emit_fn fn, void *ctx);
 int64_t sq_expand_array(const sq_grammar *g, uint32_t r, uint64_t *out,
                         size_t cap);
+sq_iter *sq_iter_new(const sq_grammar *g, uint32_t r);
+int sq_iter_next(sq_iter *it, uint64_t *terminal);
+void sq_iter_free(sq_iter *it);
 void sq_grammar_stats(const sq_grammar *g, sq_stats *s);
 int sq_print(const sq_grammar *g, FILE *out);
 void sq_grammar_free(sq_grammar *g);

@@ -211,6 +211,57 @@ int sq_expand(const sq_grammar *g, uint32_t r, sq_emit_fn fn, void *ctx)
     return rc;
 }
 
+/* An expansion in progress: the walk's stack. */
+struct sq_iter {
+    const sq_grammar *g;
+    walk_frame *stack;
+    size_t depth;
+};
+
+sq_iter *sq_iter_new(const sq_grammar *g, uint32_t r)
+{
+    if (r >= g->nrules)
+        return NULL;
+    sq_iter *it = malloc(sizeof *it);
+    walk_frame *stack = malloc(sizeof *stack * g->nrules);
+    if (!it || !stack) {
+        free(it);
+        free(stack);
+        return NULL;
+    }
+    *it = (sq_iter){ g, stack, 1 };
+    stack[0] = (walk_frame){ r, g->start[r] };
+    return it;
+}
+
+int sq_iter_next(sq_iter *it, uint64_t *terminal)
+{
+    const sq_grammar *g = it->g;
+    while (it->depth > 0) {
+        walk_frame *f = &it->stack[it->depth - 1];
+        if (f->pos == g->start[f->rule + 1]) {
+            it->depth--;
+            continue;
+        }
+        uint64_t code = g->body[f->pos++];
+        if (!sq_is_rule(code)) {
+            *terminal = sq_code_value(code);
+            return 1;
+        }
+        uint32_t sub = (uint32_t)sq_code_value(code);
+        it->stack[it->depth++] = (walk_frame){ sub, g->start[sub] };
+    }
+    return 0;
+}
+
+void sq_iter_free(sq_iter *it)
+{
+    if (!it)
+        return;
+    free(it->stack);
+    free(it);
+}
+
 /* Collects an expansion into an array. */
 typedef struct array_sink {
     uint64_t *out;
