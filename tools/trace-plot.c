@@ -30,6 +30,9 @@ static const char usage_text[] =
     "  offsets     sampled accesses to one group: object and offset against time\n"
     "              (a linked-list walk, an array sweep); --group picks the group\n"
     "  groups      the groups with the most traffic, loads and stores\n"
+    "  whomp       OMSG against RASG bytes for every run trace-whomp stored\n"
+    "              (WHOMP's Figure 5; --run is ignored, --limit caps the runs)\n"
+    "  hotpaths    trace-wpp's hot subpaths of a run by cost (--limit: how many)\n"
     "\n"
     "  --db FILE       the profile database\n"
     "  --run=N         the run (default: the latest)\n"
@@ -259,10 +262,11 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind != 1)
-        cli_usage_error("need one plot name: lifetimes, offsets or groups");
+        cli_usage_error("need one plot name: lifetimes, offsets, groups, whomp or hotpaths");
     const char *name = argv[optind];
-    if (strcmp(name, "lifetimes") && strcmp(name, "offsets") && strcmp(name, "groups"))
-        cli_usage_error("unknown plot '%s': lifetimes, offsets or groups", name);
+    if (strcmp(name, "lifetimes") && strcmp(name, "offsets") && strcmp(name, "groups") &&
+        strcmp(name, "whomp") && strcmp(name, "hotpaths"))
+        cli_usage_error("unknown plot '%s': lifetimes, offsets, groups, whomp or hotpaths", name);
     if (!db_path)
         cli_usage_error("--db FILE is needed");
     char outbuf[PATH_MAX];
@@ -304,6 +308,8 @@ int main(int argc, char **argv)
     char title[1024];
     const char *what = !strcmp(name, "lifetimes") ? "Heap object lifetimes"
                        : !strcmp(name, "offsets") ? "Accesses to one group"
+                       : !strcmp(name, "whomp")   ? "OMSG against RASG, every run (the latest:)"
+                       : !strcmp(name, "hotpaths") ? "Hot subpaths by cost"
                                                   : "Groups by memory traffic";
     run_title(db, run, what, title, sizeof title);
 
@@ -322,6 +328,8 @@ int main(int argc, char **argv)
                      ? "no heap objects in this run"
                      : !strcmp(name, "offsets") ? (group ? "no sampled accesses to that group"
                                                          : "no sampled accesses to any group")
+                     : !strcmp(name, "whomp") ? "no trace-whomp sizes stored"
+                     : !strcmp(name, "hotpaths") ? "no hot subpaths in this run"
                                                 : "no accesses in this run");
     char vars[16384] = "";
     gp_quote(vars, sizeof vars, "datafile", datafile);

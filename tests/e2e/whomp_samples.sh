@@ -58,6 +58,12 @@ check_eq "every grammar is as long as the stream (vertical: three per access)" 1
           AND (SELECT sum(length) FROM grammars WHERE stream LIKE 'vertical %')
               = 3 * (SELECT accesses FROM whomp_sizes)")"
 
+# The picture, when gnuplot is there.
+if [ -x "$BIN/trace-plot" ] && command -v gnuplot >/dev/null; then
+  MEMREC_PLOTS=$ROOT/plots "$BIN/trace-plot" whomp --db "$db"  -o "$TMP/whomp.png" >/dev/null 2>"$TMP/err"
+  check "trace-plot whomp: a PNG image" test "$(head -c 4 "$TMP/whomp.png" | od -An -tx1 | tr -d ' \n')" = 89504e47
+fi
+
 # Bad input.
 echo "not a trace" >"$TMP/bad.trace"
 rc=0; "$WHOMP" "$TMP/bad.trace" 2>"$TMP/err" >/dev/null || rc=$?

@@ -69,6 +69,12 @@ check "truncated trace: a warning" grep -q "trace-wpp: .*cut.trace" "$TMP/cut.er
 check "truncated trace: a prefix of the executions" \
   cmp -s "$TMP/cut.out" <(head -n "$(wc -l <"$TMP/cut.out")" "$TMP/linked_list.dump")
 
+# The picture, when gnuplot is there.
+if [ -x "$BIN/trace-plot" ] && command -v gnuplot >/dev/null; then
+  MEMREC_PLOTS=$ROOT/plots "$BIN/trace-plot" hotpaths --db "$db" --run=$(sqlite3 "$db" "SELECT max(run) FROM hot_subpaths") -o "$TMP/hotpaths.png" >/dev/null 2>"$TMP/err"
+  check "trace-plot hotpaths: a PNG image" test "$(head -c 4 "$TMP/hotpaths.png" | od -An -tx1 | tr -d ' \n')" = 89504e47
+fi
+
 # Bad input.
 echo "not a trace" >"$TMP/bad.trace"
 rc=0; "$WPP" "$TMP/bad.trace" 2>"$TMP/err" >/dev/null || rc=$?
