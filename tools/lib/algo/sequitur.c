@@ -410,6 +410,33 @@ void sq_free(sequitur *b)
     free(b);
 }
 
+/* Works one terminal (a tagged value) into the grammar. */
+static int work_in(sequitur *b, uint64_t val)
+{
+    uint32_t g = b->rules[0].guard;
+    uint32_t n = node_new(b, val);
+    if (n == NIL) {
+        b->failed = 1;
+        return -1;
+    }
+    insert_after(b, prev_of(b, g), n);
+    check(b, prev_of(b, n));
+    return b->failed ? -1 : 0;
+}
+
+/* Works in every pending symbol; -1 when memory ran out. */
+static int flush(sequitur *b)
+{
+    while (b->ahead_count > 0 && !b->failed) {
+        uint64_t v = b->ahead[b->ahead_head];
+        b->ahead_head = (b->ahead_head + 1) % SQ_AHEAD;
+        b->ahead_count--;
+        work_in(b, v);
+    }
+    b->ahead_count = 0;
+    return b->failed ? -1 : 0;
+}
+
 int sq_append(sequitur *b, uint64_t symbol)
 {
     if (symbol >= SQ_TERMINAL_LIMIT) {
@@ -420,27 +447,34 @@ int sq_append(sequitur *b, uint64_t symbol)
         errno = ENOMEM;
         return -1;
     }
-    uint32_t g = b->rules[0].guard;
-    uint32_t n = node_new(b, symbol << 1);
-    if (n == NIL) {
-        b->failed = 1;
-        errno = ENOMEM;
-        return -1;
-    }
-    insert_after(b, prev_of(b, g), n);
-    check(b, prev_of(b, n));
+    uint64_t val = symbol << 1;
+    /* When val is worked in, the digram checked will most likely be (the
+     * terminal before, val): fetch its slot now. */
+    uint32_t h = (uint32_t)digram_hash(b->last_val, val);
+    __builtin_prefetch(&b->table[h & b->table_mask]);
+    b->last_val = val;
     b->input_length++;
-    if (b->failed) {
-        errno = ENOMEM;
-        return -1;
+    if (b->ahead_count == SQ_AHEAD) {
+        uint64_t oldest = b->ahead[b->ahead_head];
+        b->ahead[b->ahead_head] = val;
+        b->ahead_head = (b->ahead_head + 1) % SQ_AHEAD;
+        if (work_in(b, oldest) < 0) {
+            errno = ENOMEM;
+            return -1;
+        }
+        return 0;
     }
+    b->ahead[(b->ahead_head + b->ahead_count++) % SQ_AHEAD] = val;
     return 0;
 }
 
+int sq_flush_internal(sequitur *b) { return flush(b); }
+
 uint64_t sq_input_length(const sequitur *b) { return b->input_length; }
 
-void sq_builder_stats(const sequitur *b, sq_stats *s)
+void sq_builder_stats(sequitur *b, sq_stats *s)
 {
+    flush(b);
     s->rules = b->live_rules;
     s->symbols = b->symbols;
     s->table_bytes = (uint64_t)(b->table_mask + 1) * sizeof *b->table;
@@ -511,8 +545,10 @@ static int check_digrams(const sequitur *b, char *why, size_t whylen)
     return 0;
 }
 
-int sq_check(const sequitur *b, char *why, size_t whylen)
+int sq_check(sequitur *b, char *why, size_t whylen)
 {
+    if (flush(b) < 0)
+        FAIL("out of memory");
     uint32_t *uses = calloc(b->rule_top + 1, sizeof *uses);
     if (!uses)
         FAIL("out of memory");

@@ -25,15 +25,17 @@
  *       Feeds one terminal. symbol must be below SQ_TERMINAL_LIMIT (2^63).
  *       0, or -1: symbol too large (errno EINVAL) or out of memory (ENOMEM;
  *       the builder then refuses further symbols but can still be freed).
+ *       The last few symbols are held back (prefetching their digrams'
+ *       table slots); the calls below that read the grammar work them in.
  *   uint64_t sq_input_length(const sequitur *b);
  *       Terminals appended so far.
- *   void sq_builder_stats(const sequitur *b, sq_stats *s);
+ *   void sq_builder_stats(sequitur *b, sq_stats *s);
  *       Rules, right-hand-side symbols and bytes held right now.
- *   int sq_check(const sequitur *b, char *why, size_t whylen);
+ *   int sq_check(sequitur *b, char *why, size_t whylen);
  *       Verifies the invariants (digram uniqueness, rule utility, links,
  *       use counts, the digram table); 0, or -1 with the first violation
  *       described in why. Linear in the grammar: for tests and debugging.
- *   sq_grammar *sq_finish(const sequitur *b);
+ *   sq_grammar *sq_finish(sequitur *b);
  *       A read-only snapshot of the grammar, numbered as the original
  *       prints it; the builder is unchanged and may go on. NULL: no memory.
  *   void sq_free(sequitur *b);
@@ -119,9 +121,9 @@ sequitur *sq_new(void);
 void sq_free(sequitur *b);
 int sq_append(sequitur *b, uint64_t symbol);
 uint64_t sq_input_length(const sequitur *b);
-void sq_builder_stats(const sequitur *b, sq_stats *s);
-int sq_check(const sequitur *b, char *why, size_t whylen);
-sq_grammar *sq_finish(const sequitur *b);
+void sq_builder_stats(sequitur *b, sq_stats *s);
+int sq_check(sequitur *b, char *why, size_t whylen);
+sq_grammar *sq_finish(sequitur *b);
 
 /* A body code: terminals are value*2, rule references rule*2+1. */
 static inline int sq_is_rule(uint64_t code) { return (int)(code & 1); }

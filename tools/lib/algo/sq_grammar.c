@@ -127,9 +127,9 @@ static uint32_t number_rules(const sequitur *b, uint32_t *order, uint32_t *numbe
     return count;
 }
 
-sq_grammar *sq_finish(const sequitur *b)
+sq_grammar *sq_finish(sequitur *b)
 {
-    if (b->failed)
+    if (sq_flush_internal(b) < 0)
         return NULL;
     uint32_t *order = malloc(sizeof *order * b->rule_top);
     uint32_t *number = malloc(sizeof *number * b->rule_top);
