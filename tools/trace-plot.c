@@ -30,6 +30,9 @@ static const char usage_text[] =
     "  offsets     sampled accesses to one group: object and offset against time\n"
     "              (a linked-list walk, an array sweep); --group picks the group\n"
     "  groups      the groups with the most traffic, loads and stores\n"
+    "  leap_errors LEAP's and Connors' dependence frequency errors against the\n"
+    "              exact profiler (trace-leap, trace-deps --db; Figures 6-8)\n"
+    "  leap_strides LEAP's stride score per run (Figure 9)\n"
     "\n"
     "  --db FILE       the profile database\n"
     "  --run=N         the run (default: the latest)\n"
@@ -46,6 +49,8 @@ static const char usage_text[] =
     "Exit status: 0, 1 on a database, data or gnuplot error, 2 for bad usage.\n";
 
 static const char *db_path;
+#define PLOT_NAMES "lifetimes, offsets, groups, leap_errors or leap_strides"
+
 static char tmpdir[] = "/tmp/trace-plot.XXXXXX";
 static char datafile[PATH_MAX];
 static int have_tmpdir;
@@ -259,10 +264,11 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind != 1)
-        cli_usage_error("need one plot name: lifetimes, offsets or groups");
+        cli_usage_error("need one plot name: " PLOT_NAMES);
     const char *name = argv[optind];
-    if (strcmp(name, "lifetimes") && strcmp(name, "offsets") && strcmp(name, "groups"))
-        cli_usage_error("unknown plot '%s': lifetimes, offsets or groups", name);
+    if (strcmp(name, "lifetimes") && strcmp(name, "offsets") && strcmp(name, "groups") &&
+        strcmp(name, "leap_errors") && strcmp(name, "leap_strides"))
+        cli_usage_error("unknown plot '%s': " PLOT_NAMES, name);
     if (!db_path)
         cli_usage_error("--db FILE is needed");
     char outbuf[PATH_MAX];
@@ -304,6 +310,8 @@ int main(int argc, char **argv)
     char title[1024];
     const char *what = !strcmp(name, "lifetimes") ? "Heap object lifetimes"
                        : !strcmp(name, "offsets") ? "Accesses to one group"
+                       : !strcmp(name, "leap_errors") ? "Dependence frequency errors"
+                       : !strcmp(name, "leap_strides") ? "LEAP stride score"
                                                   : "Groups by memory traffic";
     run_title(db, run, what, title, sizeof title);
 
