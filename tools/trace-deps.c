@@ -33,6 +33,9 @@ static const char usage_text[] =
     "  --window=N         Connors' history, in stores (default %d)\n"
     "  --db FILE          also store the results in profile database FILE\n"
     "                     (the method's rows of dependences and strides)\n"
+    "  --no-strides       exact: the dependences alone, without the stride\n"
+    "                     profile (whose histogram of every stride of every\n"
+    "                     instruction is the slow part on irregular code)\n"
     "  --group-depth=N    heap groups for the strides (default 1)\n"
     "  -q, --quiet        no progress on stderr\n"
     "  -h, --help         this help\n"
@@ -54,6 +57,7 @@ typedef struct options {
     const char *trace, *db;
     deps_method method;
     uint32_t window, group_depth;
+    int no_strides;
 } options;
 
 /* Statics, so that exits through cli_fail() leave them reachable. */
@@ -70,12 +74,14 @@ static uint64_t accesses;
 
 static void parse_options(int argc, char **argv, options *o)
 {
-    enum { OPT_DB = 256, OPT_METHOD, OPT_WINDOW, OPT_DEPTH, OPT_VERSION };
+    enum { OPT_DB = 256, OPT_METHOD, OPT_WINDOW, OPT_DEPTH, OPT_NO_STRIDES,
+           OPT_VERSION };
     static const struct option longopts[] = {
         {"db", required_argument, NULL, OPT_DB},
         {"method", required_argument, NULL, OPT_METHOD},
         {"window", required_argument, NULL, OPT_WINDOW},
         {"group-depth", required_argument, NULL, OPT_DEPTH},
+        {"no-strides", no_argument, NULL, OPT_NO_STRIDES},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -111,6 +117,7 @@ static void parse_options(int argc, char **argv, options *o)
                 cli_usage_error("--group-depth must be 1 to %d", OBJ_MAX_DEPTH);
             o->group_depth = (uint32_t)v;
             break;
+        case OPT_NO_STRIDES: o->no_strides = 1; break;
         case 'q': cli_set_quiet(1); break;
         case 'h': printf(usage_text, DEPS_DEFAULT_WINDOW); exit(0);
         case OPT_VERSION: cli_version();
@@ -164,7 +171,7 @@ static void read_trace(const options *o)
     objmap_options mo = { .group_depth = o->group_depth, .reader = reader };
     if (!(insns = objinsn_new()) || !(profiler = deps_new(o->method, o->window)))
         out_of_memory(o);
-    if (o->method == DEPS_EXACT &&
+    if (o->method == DEPS_EXACT && !o->no_strides &&
         (!(map = objmap_new(&mo)) || !(strides = stride_new())))
         out_of_memory(o);
     mr_event ev;

@@ -146,7 +146,15 @@ static void shadow_pages(void **state)
     assert_int_equal(s.npages, 1002);
     for (uint64_t p = 1; p < 1000; p++)
         assert_int_equal(shadow_get(&s, (p << 32) + 8), p + 1);
-    assert_true(shadow_bytes(&s) < 1002 * 16384 + (1 << 20));
+    assert_true(shadow_bytes(&s) < 1002 * (16384 + 2 * 16384) + (1 << 20));
+    /* Above 2^48 too; and the top of the radix range. */
+    assert_int_equal(shadow_set(&s, 0xffffffffff000010ull, 8, 9), 0);
+    assert_int_equal(shadow_set(&s, 0x0000fffffffffff8ull, 8, 10), 0);
+    assert_int_equal(shadow_get(&s, 0xffffffffff000014ull), 9);
+    assert_int_equal(shadow_get(&s, 0xffffffffff000018ull), 0);
+    assert_int_equal(shadow_get(&s, 0x0000ffffffffffffull), 10);
+    assert_int_equal(shadow_get(&s, 0x0000fffffffffff7ull), 0);
+    assert_int_equal(s.npages, 1004);
     shadow_free(&s);
 }
 

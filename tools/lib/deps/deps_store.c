@@ -31,7 +31,7 @@ int deps_store(pdb *db, int64_t run, const mr_reader *r, const objinsn *insns,
     pdb_insn_ids ids = { 0 };
     int rc = delete_method(db, "DELETE FROM dependences WHERE run = ? AND "
                                "method = ?", run, method);
-    if (rc == 0)
+    if (rc == 0 && strides)     /* without strides, keep the earlier ones */
         rc = delete_method(db, "DELETE FROM strides WHERE run = ? AND "
                                "method = ?", run, method);
     sqlite3_stmt *dep = pdb_prepare(db,
