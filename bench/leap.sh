@@ -91,18 +91,18 @@ if [ $have_valgrind = 1 ]; then
   n=$(sqlite3 "$TMP/stencil.db" "SELECT accesses FROM leap_summary")
   # Dilation (Table 1; target: recording plus trace-leap within 2x of
   # valgrind --tool=none): CPU seconds, medians of RUNS runs.
-  none=() rec=() lp=()
+  t_none=() t_rec=() t_leap=()
   for ((r = 0; r < RUNS; r++)); do
     measure res valgrind --tool=none -q "$BUILD/samples/stencil" 40 10
-    none+=("${res%% *}")
+    t_none+=("${res%% *}")
     measure res valgrind --tool=memrec -q --memrec-out-file="$TMP/dil.mr" "$BUILD/samples/stencil" 40 10
-    rec+=("${res%% *}")
+    t_rec+=("${res%% *}")
     measure res "$BIN/trace-leap" -q "$TMP/dil.mr"
-    lp+=("${res%% *}")
+    t_leap+=("${res%% *}")
   done
-  none=$(printf '%s\n' "${none[@]}" | median)
-  rec=$(printf '%s\n' "${rec[@]}" | median)
-  lp=$(printf '%s\n' "${lp[@]}" | median)
+  dil_none=$(printf '%s\n' "${t_none[@]}" | median)
+  dil_rec=$(printf '%s\n' "${t_rec[@]}" | median)
+  dil_leap=$(printf '%s\n' "${t_leap[@]}" | median)
   echo
   speed "leap (stencil 40 10)" "$n" "$BIN/trace-leap" -q "$TMP/stencil.mr"
   speed "exact (stencil 40 10)" "$n" "$BIN/trace-deps" -q --no-strides "$TMP/stencil.mr"
@@ -178,7 +178,8 @@ sc=$(awk '$1 == "stencil" && $2 == "trace" { print $6 }' "$TMP/results")
 printf 'profile >= 1000x smaller than 16 B/access (stencil 40 10, %s accesses): %sx  %s\n' \
   "$n" "$sc" "$(ok "$sc >= 1000")"
 printf 'recording + trace-leap on the stencil: %.2f + %.2f s CPU against valgrind --tool=none %.2f s: %.2fx (target <= 2; paper 11.5x native)  %s\n' \
-  "$rec" "$lp" "$none" "$(calc "($rec + $lp) / $none")" "$(ok "($rec + $lp) / $none <= 2")"
+  "$dil_rec" "$dil_leap" "$dil_none" "$(calc "($dil_rec + $dil_leap) / $dil_none")" \
+  "$(ok "($dil_rec + $dil_leap) / $dil_none <= 2")"
 printf 'exact profiler memory on the stencil: %s MiB peak for %s accesses (target <= 1024 MiB per 100 M)\n' \
   "$(awk '$1 == "exact" { p = $2 } END { print p }' "$TMP/peaks")" "$n"
 exit 0

@@ -184,12 +184,12 @@ static int search(scc *g, uint32_t root, int forward, uint32_t lb, uint32_t ub,
     return 0;
 }
 
-static scc *sort_graph;   /* qsort has no context argument */
-
-static int by_order(const void *a, const void *b)
+/* qsort_r order of representatives by their position (ctx: the graph). */
+static int by_order(const void *a, const void *b, void *ctx)
 {
-    uint32_t x = sort_graph->nodes[*(const uint32_t *)a].ord;
-    uint32_t y = sort_graph->nodes[*(const uint32_t *)b].ord;
+    const scc *g = ctx;
+    uint32_t x = g->nodes[*(const uint32_t *)a].ord;
+    uint32_t y = g->nodes[*(const uint32_t *)b].ord;
     return x < y ? -1 : x > y;
 }
 
@@ -224,9 +224,8 @@ static int reorder(scc *g, uint32_t rep)
         }
     }
     qsort(g->pos, npos, sizeof *g->pos, cmp_u32);
-    sort_graph = g;
-    qsort(g->bwd, nb, sizeof *g->bwd, by_order);
-    qsort(g->fwd, nf, sizeof *g->fwd, by_order);
+    qsort_r(g->bwd, nb, sizeof *g->bwd, by_order, g);
+    qsort_r(g->fwd, nf, sizeof *g->fwd, by_order, g);
     for (uint32_t i = 0; i < npos; i++)
         g->at[g->pos[i]] = NONE;
     for (uint32_t i = 0; i < nb; i++) {

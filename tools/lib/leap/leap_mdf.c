@@ -204,12 +204,12 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
     return rc;
 }
 
-static const leap *sort_leap;   /* qsort has no context argument */
-
-static int by_group(const void *a, const void *b)
+/* qsort_r order of stream numbers by group (ctx: the profile). */
+static int by_group(const void *a, const void *b, void *ctx)
 {
-    uint32_t x = leap_stream_get(sort_leap, *(const uint32_t *)a)->group;
-    uint32_t y = leap_stream_get(sort_leap, *(const uint32_t *)b)->group;
+    const leap *l = ctx;
+    uint32_t x = leap_stream_get(l, *(const uint32_t *)a)->group;
+    uint32_t y = leap_stream_get(l, *(const uint32_t *)b)->group;
     return x < y ? -1 : x > y;
 }
 
@@ -251,10 +251,8 @@ int leap_mdf_compute(const leap *l, leap_mdf *out)
     int rc = order && out->sampled ? 0 : -1;
     for (uint32_t i = 0; i < n && rc == 0; i++)
         order[i] = i;
-    if (rc == 0) {
-        sort_leap = l;
-        qsort(order, n, sizeof *order, by_group);
-    }
+    if (rc == 0)
+        qsort_r(order, n, sizeof *order, by_group, (void *)l);
     for (uint32_t i = 0; i < n && rc == 0;) {    /* one group at a time */
         uint32_t j = i, g = leap_stream_get(l, order[i])->group;
         while (j < n && leap_stream_get(l, order[j])->group == g)
