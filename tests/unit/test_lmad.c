@@ -177,6 +177,57 @@ static void three_dimensions(void **state)
     lmad_stream_free(&s);
 }
 
+/* Runs give exactly what their points one by one give: random streams of
+ * runs (steps and lengths from a small set, so that runs continue each
+ * other often), with small caps so that summaries are made too. */
+static void runs_as_points(void **state)
+{
+    (void)state;
+    srand(11);
+    for (int round = 0; round < 300; round++) {
+        lmad_stream a, b;
+        uint32_t cap = 1 + (uint32_t)(rand() % 8);
+        lmad_stream_init(&a, 3, cap);
+        lmad_stream_init(&b, 3, cap);
+        int64_t p[3] = { 0, 0, 0 };
+        for (int r = 0; r < 12; r++) {
+            int64_t step[3] = { rand() % 2, (rand() % 3 - 1) * 8, 1 + rand() % 2 };
+            uint64_t n = (uint64_t)(rand() % 6);
+            if (rand() % 3 == 0) {      /* jump somewhere new */
+                p[0] += rand() % 3;
+                p[1] += (rand() % 5 - 2) * 4;
+            }
+            assert_int_equal(lmad_add_run(&a, p, step, n), 0);
+            for (uint64_t k = 0; k < n; k++) {
+                int64_t q[3] = { p[0] + (int64_t)k * step[0], p[1] + (int64_t)k * step[1],
+                                 p[2] + (int64_t)k * step[2] };
+                assert_int_equal(lmad_add(&b, q), 0);
+            }
+            for (int d = 0; d < 3; d++)
+                p[d] += (int64_t)n * step[d];
+            p[2] += 1 + rand() % 3;
+        }
+        assert_int_equal(a.n, b.n);
+        for (uint32_t i = 0; i < a.n; i++) {
+            assert_int_equal(a.lmads[i].count, b.lmads[i].count);
+            for (int d = 0; d < 3; d++) {
+                assert_int_equal(a.lmads[i].start[d], b.lmads[i].start[d]);
+                if (a.lmads[i].count > 1)
+                    assert_int_equal(a.lmads[i].stride[d], b.lmads[i].stride[d]);
+            }
+        }
+        assert_int_equal(a.over.count, b.over.count);
+        for (int d = 0; a.over.count && d < 3; d++) {
+            assert_int_equal(a.over.min[d], b.over.min[d]);
+            assert_int_equal(a.over.max[d], b.over.max[d]);
+            assert_int_equal(a.over.gran[d], b.over.gran[d]);
+            assert_int_equal(a.over.first[d], b.over.first[d]);
+        }
+        lmad_stream_free(&a);
+        lmad_stream_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +235,7 @@ int main(void)
         cmocka_unit_test(stride_rules),
         cmocka_unit_test(cap_and_summary),
         cmocka_unit_test(three_dimensions),
+        cmocka_unit_test(runs_as_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

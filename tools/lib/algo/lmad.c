@@ -54,6 +54,26 @@ static void summarise(lmad_summary *o, uint32_t ndims, const int64_t *p)
     o->count++;
 }
 
+/* The n points p + k * step join the summary: the ends bound them, and
+ * their distances from the first summarised point have the gcd of the
+ * first one's distance and the step. */
+static void summarise_run(lmad_summary *o, uint32_t ndims, const int64_t *p,
+                          const int64_t *step, uint64_t n)
+{
+    int64_t last[LMAD_MAX_DIMS];
+    for (uint32_t d = 0; d < ndims; d++)
+        last[d] = (int64_t)((uint64_t)p[d] + (n - 1) * (uint64_t)step[d]);
+    summarise(o, ndims, p);
+    if (n == 1)
+        return;
+    summarise(o, ndims, last);
+    for (uint32_t d = 0; d < ndims; d++) {
+        uint64_t st = step[d] < 0 ? -(uint64_t)step[d] : (uint64_t)step[d];
+        o->gran[d] = gcd_u64(o->gran[d], st);
+    }
+    o->count += n - 2;
+}
+
 /* 1 when p continues l (see lmad.h); fixes the stride of a single point. */
 static int extends(lmad *l, uint32_t ndims, const int64_t *p)
 {
@@ -90,6 +110,35 @@ int lmad_add(lmad_stream *s, const int64_t *point)
     memset(l, 0, sizeof *l);
     memcpy(l->start, point, s->ndims * sizeof *point);
     l->count = 1;
+    return 0;
+}
+
+int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
+                 uint64_t n)
+{
+    int64_t q[LMAD_MAX_DIMS];
+    for (uint64_t k = 0; k < n; k++) {
+        for (uint32_t d = 0; d < s->ndims; d++)
+            q[d] = (int64_t)((uint64_t)point[d] + k * (uint64_t)step[d]);
+        if (s->over.count) {            /* the rest goes to the summary */
+            summarise_run(&s->over, s->ndims, q, step, n - k);
+            return 0;
+        }
+        int rc = lmad_add(s, q);
+        if (rc < 0 || s->over.count)
+            continue;                   /* q was summarised: so is the rest */
+        lmad *l = &s->lmads[s->n - 1];  /* q is its last point */
+        uint64_t rest = n - k - 1;
+        int same = 1;
+        for (uint32_t d = 0; d < s->ndims; d++)
+            same &= l->stride[d] == step[d];
+        if (rest && (l->count == 1 || same)) {  /* the rest continues l */
+            for (uint32_t d = 0; d < s->ndims; d++)
+                l->stride[d] = step[d];
+            l->count += rest;
+            return 0;
+        }
+    }
     return 0;
 }
 

@@ -68,6 +68,12 @@ void lmad_stream_free(lmad_stream *s);
  * point is then counted in the summary, so totals stay right). */
 int lmad_add(lmad_stream *s, const int64_t *point);
 
+/* Appends the n points point + k * step, k = 0 .. n-1, with the result of
+ * n lmad_add() calls, in O(1) once a run continues an LMAD (a loop seen
+ * as a batch). 0, or -1 when out of memory. */
+int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
+                 uint64_t n);
+
 /* Points given so far, and those the LMADs hold. */
 uint64_t lmad_total(const lmad_stream *s);
 uint64_t lmad_captured(const lmad_stream *s);
