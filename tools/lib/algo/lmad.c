@@ -46,10 +46,18 @@ static void summarise(lmad_summary *o, uint32_t ndims, const int64_t *p)
             o->min[d] = p[d];
         if (p[d] > o->max[d])
             o->max[d] = p[d];
+        if (o->gran[d] == 1)            /* cannot get smaller */
+            continue;
         uint64_t dist = p[d] >= o->first[d]
                             ? (uint64_t)p[d] - (uint64_t)o->first[d]
                             : (uint64_t)o->first[d] - (uint64_t)p[d];
-        o->gran[d] = gcd_u64(o->gran[d], dist);
+        /* Nothing to do when the granularity divides the distance (the
+         * common case: a mask for a power of two, else one division);
+         * Euclid's loop only when it shrinks. */
+        uint64_t g = o->gran[d];
+        int divides = g && ((g & (g - 1)) == 0 ? (dist & (g - 1)) == 0 : dist % g == 0);
+        if (!divides)
+            o->gran[d] = gcd_u64(g, dist);
     }
     o->count++;
 }
@@ -60,7 +68,7 @@ static void summarise(lmad_summary *o, uint32_t ndims, const int64_t *p)
 static void summarise_run(lmad_summary *o, uint32_t ndims, const int64_t *p,
                           const int64_t *step, uint64_t n)
 {
-    int64_t last[LMAD_MAX_DIMS];
+    int64_t last[LMAD_MAX_DIMS] = { 0 };
     for (uint32_t d = 0; d < ndims; d++)
         last[d] = (int64_t)((uint64_t)p[d] + (n - 1) * (uint64_t)step[d]);
     summarise(o, ndims, p);
