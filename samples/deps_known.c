@@ -5,7 +5,7 @@
  *                 or store_b did (90%)
  *   far           far[i] is stored, then FAR_GAP other stores happen,
  *                 then far[i] is loaded: a 100% dependence whose distance
- *                 is longer than Connors' window (64 stores by default)
+ *                 is longer than Connors' window (32 stores by default)
  *   read_twice    two loads of each element of a table the program never
  *                 writes: a read after a read, no dependence at all
  *

@@ -83,7 +83,7 @@ static void farther_than_the_window(void **state)
     deps *d = deps_new(DEPS_CONNORS, 0);
     for (uint64_t i = 0; i < 1000; i++) {
         assert_int_equal(deps_access(d, 0, MR_STORE, 8, 0x10000 + 8 * i), 0);
-        for (uint64_t j = 0; j < 62; j++)
+        for (uint64_t j = 0; j < 30; j++)
             assert_int_equal(deps_access(d, 1, MR_STORE, 8, 0x90000 + 8 * j), 0);
         assert_int_equal(deps_access(d, 2, MR_LOAD, 8, 0x10000 + 8 * i), 0);
     }

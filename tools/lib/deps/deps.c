@@ -19,12 +19,6 @@ typedef struct load_state {
     uint64_t run;               /* conflicts in the run not yet in the map */
 } load_state;
 
-/* One store remembered by Connors' window. */
-typedef struct window_entry {
-    uint64_t addr;
-    uint32_t size;
-    uint32_t insn;
-} window_entry;
 
 struct deps {
     deps_method method;
@@ -32,7 +26,11 @@ struct deps {
     size_t cap_loads;
     u64map pairs;               /* (store << 32 | load) -> conflicts */
     shadow mem;                 /* exact: last writer + 1 per byte */
-    window_entry *window;       /* Connors: ring of the last stores */
+    /* Connors: a ring of the last stores, one array per field so that the
+     * search reads addresses and sizes only. */
+    uint64_t *waddr;
+    uint32_t *wlen;
+    uint32_t *winsn;
     uint32_t wsize, wnext, wfill;
 };
 
@@ -45,8 +43,11 @@ deps *deps_new(deps_method method, uint32_t window)
     shadow_init(&d->mem);
     if (method == DEPS_CONNORS) {
         d->wsize = window ? window : DEPS_DEFAULT_WINDOW;
-        if (!(d->window = calloc(d->wsize, sizeof *d->window))) {
-            free(d);
+        d->waddr = calloc(d->wsize, sizeof *d->waddr);
+        d->wlen = calloc(d->wsize, sizeof *d->wlen);
+        d->winsn = calloc(d->wsize, sizeof *d->winsn);
+        if (!d->waddr || !d->wlen || !d->winsn) {
+            deps_free(d);
             return NULL;
         }
     }
@@ -58,7 +59,9 @@ void deps_free(deps *d)
     if (!d)
         return;
     free(d->loads);
-    free(d->window);
+    free(d->waddr);
+    free(d->wlen);
+    free(d->winsn);
     u64map_free(&d->pairs);
     shadow_free(&d->mem);
     free(d);
@@ -78,17 +81,25 @@ static int flush_run(deps *d, uint32_t load, load_state *ls)
     return 0;
 }
 
-/* The last writer + 1 of addr in Connors' window, 0 when none there. */
+/* The newest entry at or below `from` (an index) down to `to` covering
+ * addr, or -1. */
+static int64_t scan_down(const deps *d, uint64_t addr, int64_t from, int64_t to)
+{
+    for (int64_t i = from; i >= to; i--)
+        if (addr - d->waddr[i] < d->wlen[i])
+            return i;
+    return -1;
+}
+
+/* The last writer + 1 of addr in Connors' window, 0 when none there: the
+ * ring is searched newest first (below wnext, then from the top down to
+ * wnext when it has wrapped). */
 static uint32_t window_writer(const deps *d, uint64_t addr)
 {
-    uint32_t i = d->wnext;
-    for (uint32_t n = 0; n < d->wfill; n++) {
-        i = i ? i - 1 : d->wsize - 1;
-        const window_entry *e = &d->window[i];
-        if (addr - e->addr < e->size)
-            return e->insn + 1;
-    }
-    return 0;
+    int64_t i = scan_down(d, addr, (int64_t)d->wnext - 1, 0);
+    if (i < 0 && d->wfill == d->wsize)
+        i = scan_down(d, addr, (int64_t)d->wsize - 1, d->wnext);
+    return i < 0 ? 0 : d->winsn[i] + 1;
 }
 
 int deps_access(deps *d, uint32_t insn, uint8_t kind, uint32_t size,
@@ -111,7 +122,9 @@ int deps_access(deps *d, uint32_t insn, uint8_t kind, uint32_t size,
     if (kind & MR_STORE) {
         if (d->method == DEPS_EXACT)
             return shadow_set(&d->mem, addr, size ? size : 1, insn + 1);
-        d->window[d->wnext] = (window_entry){ addr, size ? size : 1, insn };
+        d->waddr[d->wnext] = addr;
+        d->wlen[d->wnext] = size ? size : 1;
+        d->winsn[d->wnext] = insn;
         d->wnext = d->wnext + 1 == d->wsize ? 0 : d->wnext + 1;
         if (d->wfill < d->wsize)
             d->wfill++;
@@ -156,6 +169,7 @@ int deps_pairs(deps *d, deps_pair **out, uint32_t *n)
 
 uint64_t deps_memory(const deps *d)
 {
-    return shadow_bytes(&d->mem) + d->wsize * sizeof *d->window +
+    return shadow_bytes(&d->mem) +
+           d->wsize * (sizeof *d->waddr + sizeof *d->wlen + sizeof *d->winsn) +
            d->cap_loads * sizeof *d->loads + d->pairs.cap * sizeof *d->pairs.slots;
 }

@@ -22,7 +22,8 @@
 
 typedef enum deps_method { DEPS_EXACT = 0, DEPS_CONNORS = 1 } deps_method;
 
-#define DEPS_DEFAULT_WINDOW 64  /* Connors: stores remembered */
+#define DEPS_DEFAULT_WINDOW 32  /* Connors: stores remembered (as fast
+                                 * as trace-leap, bench/leap.sh) */
 
 /* One dependent pair. */
 typedef struct deps_pair {
