@@ -12,6 +12,7 @@
 #include "base/array.h"
 #include "base/cli.h"
 #include "db/pdb_analysis.h"
+#include "leap/leap_feed.h"
 #include "leap/leap_report.h"
 #include "leap/leap_store.h"
 #include "objects/objmap.h"
@@ -32,6 +33,8 @@ static const char usage_text[] =
     "  --group-depth=N    a heap group is the first N frames of the\n"
     "                     allocation stack (default 1)\n"
     "  --lmads            also print every stream's LMADs\n"
+    "  --no-batch         read loops execution by execution (slower; the\n"
+    "                     profile is the same)\n"
     "  -q, --quiet        no progress on stderr\n"
     "  -h, --help         this help\n"
     "      --version      print the version\n"
@@ -52,7 +55,7 @@ static const char usage_text[] =
 typedef struct options {
     const char *trace, *db;
     uint32_t max_lmads, group_depth;
-    int lmads;
+    int lmads, no_batch;
 } options;
 
 /* Statics, so that exits through cli_fail() leave them reachable. */
@@ -60,19 +63,17 @@ static mr_reader *reader;
 static objmap *map;
 static objinsn *insns;
 static leap *profile;
-static obj_cache *caches;       /* per instruction: objmap's lookup cache */
-static size_t ncaches;
-static uint32_t *scratch;       /* objinsn_exec's room for guarded blocks */
-static size_t nscratch;
+static leap_feed *feed;
 
 static void parse_options(int argc, char **argv, options *o)
 {
-    enum { OPT_DB = 256, OPT_MAX, OPT_DEPTH, OPT_LMADS, OPT_VERSION };
+    enum { OPT_DB = 256, OPT_MAX, OPT_DEPTH, OPT_LMADS, OPT_NO_BATCH, OPT_VERSION };
     static const struct option longopts[] = {
         {"db", required_argument, NULL, OPT_DB},
         {"max-lmads", required_argument, NULL, OPT_MAX},
         {"group-depth", required_argument, NULL, OPT_DEPTH},
         {"lmads", no_argument, NULL, OPT_LMADS},
+        {"no-batch", no_argument, NULL, OPT_NO_BATCH},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
@@ -99,6 +100,7 @@ static void parse_options(int argc, char **argv, options *o)
             o->group_depth = (uint32_t)v;
             break;
         case OPT_LMADS: o->lmads = 1; break;
+        case OPT_NO_BATCH: o->no_batch = 1; break;
         case 'q': cli_set_quiet(1); break;
         case 'h': fputs(usage_text, stdout); exit(0);
         case OPT_VERSION: cli_version();
@@ -121,41 +123,26 @@ static void out_of_memory(const options *o)
     cli_fail(cli_trace_name(o->trace), "out of memory");
 }
 
-/* Every access of one block execution, object-relative, into the profile
- * (as trace-objrel walks them, guarded accesses included). */
-static void feed_exec(const options *o, const mr_event *ev)
-{
-    const mr_block_def *def = ev->u.exec.def;
-    if (ARRAY_FIT(scratch, nscratch, def->naccesses) < 0)
-        out_of_memory(o);
-    const uint32_t *sl = objinsn_exec(insns, ev, scratch);
-    if (!sl || ARRAY_FIT(caches, ncaches, objinsn_count(insns)) < 0)
-        out_of_memory(o);
-    for (uint32_t i = 0; i < ev->u.exec.naccesses; i++) {
-        const mr_access *a = &ev->u.exec.accesses[i];
-        obj_object *obj = objmap_find(map, &caches[sl[i]], ev->tid, a->addr);
-        if (leap_access(profile, sl[i], a->kind, a->size, obj->group->id,
-                        obj->serial, a->addr - obj->addr) < 0)
-            out_of_memory(o);
-    }
-}
-
 static void read_trace(const options *o)
 {
     objmap_options mo = { .group_depth = o->group_depth, .reader = reader };
     if (!(map = objmap_new(&mo)) || !(insns = objinsn_new()) ||
-        !(profile = leap_new(o->max_lmads)))
+        !(profile = leap_new(o->max_lmads)) ||
+        !(feed = leap_feed_new(profile, map, insns)))
         out_of_memory(o);
+    /* Loops as runs (leap_feed.h): the profile is the same, made faster. */
+    if (!o->no_batch)
+        mr_reader_batch(reader, MR_BATCH_PER_INSTRUCTION);
     mr_event ev;
     uint64_t events = 0;
     while (cli_next(reader, o->trace, &ev, 1) > 0) {
-        if (objmap_event(map, &ev) < 0)
+        if (leap_feed_event(feed, &ev) < 0)
             out_of_memory(o);
-        if (ev.kind == MR_EV_EXEC && ev.u.exec.naccesses)
-            feed_exec(o, &ev);
         if ((++events & 0xffff) == 0)
             cli_progress(reader);
     }
+    if (leap_feed_finish(feed) < 0)
+        out_of_memory(o);
     cli_progress_done();
 }
 
@@ -201,8 +188,7 @@ int main(int argc, char **argv)
     free(strides);
     leap_mdf_free(&mdf);
     leap_free(profile);
-    free(caches);
-    free(scratch);
+    leap_feed_free(feed);
     objinsn_free(insns);
     objmap_free(map);
     mr_reader_close(reader);

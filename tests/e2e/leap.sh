@@ -96,6 +96,14 @@ check_eq "LEAP finds every strongly strided instruction of the program" "100.0 0
   "$BIN/trace-db" "$sdb" query leap_strides --param file=%strides_known.c --tsv |
   awk -F'\t' 'NR > 1 { print $3, $4 }')"
 
+# ---- loops read as runs give the profile an unbatched reading gives ---------
+record "$TMP/stencil.trace" "$SAMPLES/stencil" 9 3 >/dev/null
+for t in deps strides stencil; do
+  check_eq "$t: batched and --no-batch profiles are identical" \
+    "$("$BIN/trace-leap" -q --lmads --no-batch "$TMP/$t.trace" | md5sum)" \
+    "$("$BIN/trace-leap" -q --lmads "$TMP/$t.trace" | md5sum)"
+done
+
 # ---- bad input -------------------------------------------------------------
 for c in trace-leap trace-deps; do
   "$BIN/$c" "$TMP/missing.trace" >/dev/null 2>"$TMP/err"

@@ -230,6 +230,48 @@ static void summary(void **state)
     leap_free(l);
 }
 
+/* A loop run given as runs (two accesses per iteration, the second one
+ * iteration short: the loop left between them) is the profile of the same
+ * accesses one by one, and the clock moves the same. */
+static void batch_as_accesses(void **state)
+{
+    (void)state;
+    leap *a = leap_new(4), *b = leap_new(4);
+    assert_int_equal(leap_access(a, 9, MR_LOAD, 4, 0, 0, 0), 0);
+    assert_int_equal(leap_access(b, 9, MR_LOAD, 4, 0, 0, 0), 0);
+    leap_batch_access run[2] = {
+        { .insn = 0, .kind = MR_LOAD, .size = 8, .group = 1, .object = 2,
+          .offset = 16, .step = 8, .place = 0, .count = 50 },
+        { .insn = 1, .kind = MR_STORE, .size = 8, .group = 1, .object = 2,
+          .offset = 800, .step = -8, .place = 1, .count = 49 },
+    };
+    assert_int_equal(leap_batch(a, run, 2, 2), 0);
+    for (uint64_t j = 0; j < 50; j++) {
+        assert_int_equal(leap_access(b, 0, MR_LOAD, 8, 1, 2, 16 + 8 * j), 0);
+        if (j < 49)
+            assert_int_equal(leap_access(b, 1, MR_STORE, 8, 1, 2, 800 - 8 * j), 0);
+    }
+    assert_int_equal(leap_access(a, 9, MR_LOAD, 4, 0, 0, 4), 0);
+    assert_int_equal(leap_access(b, 9, MR_LOAD, 4, 0, 0, 4), 0);
+    assert_int_equal(leap_accesses(a), leap_accesses(b));
+    assert_int_equal(leap_nstreams(a), leap_nstreams(b));
+    for (uint32_t i = 0; i < leap_nstreams(a); i++) {
+        const lmad_stream *x = &leap_stream_get(a, i)->lmads, *y = &leap_stream_get(b, i)->lmads;
+        assert_int_equal(x->n, y->n);
+        for (uint32_t k = 0; k < x->n; k++) {
+            assert_int_equal(x->lmads[k].count, y->lmads[k].count);
+            for (int d = 0; d < LEAP_DIMS; d++) {
+                assert_int_equal(x->lmads[k].start[d], y->lmads[k].start[d]);
+                assert_int_equal(x->lmads[k].stride[d], y->lmads[k].stride[d]);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < leap_ninsns(a); i++)
+        assert_int_equal(leap_insn_get(a, i)->executions, leap_insn_get(b, i)->executions);
+    leap_free(a);
+    leap_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +281,7 @@ int main(void)
         cmocka_unit_test(modify_passes),
         cmocka_unit_test(strides),
         cmocka_unit_test(summary),
+        cmocka_unit_test(batch_as_accesses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

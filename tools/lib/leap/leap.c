@@ -104,6 +104,32 @@ int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
     return 0;
 }
 
+int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
+               uint32_t per_iteration)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const leap_batch_access *a = &acc[i];
+        leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
+        uint32_t s = in ? stream_of(l, in, a->insn, a->group) : LEAP_NONE;
+        if (s == LEAP_NONE) {
+            l->failed = 1;
+            return -1;
+        }
+        in->executions += a->count;
+        total += a->count;
+        int64_t p[LEAP_DIMS] = { (int64_t)a->object, (int64_t)a->offset,
+                                 (int64_t)(l->time + a->place) };
+        int64_t step[LEAP_DIMS] = { 0, a->step, (int64_t)per_iteration };
+        if (lmad_add_run(&l->streams[s].lmads, p, step, a->count) < 0) {
+            l->failed = 1;
+            return -1;
+        }
+    }
+    l->time += total;
+    return 0;
+}
+
 /* Bytes of v as a zigzag LEB128 varint. */
 static uint64_t varint_bytes(int64_t v)
 {

@@ -56,6 +56,32 @@ void leap_free(leap *l);
 int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
                 uint32_t group, uint64_t object, uint64_t offset);
 
+/* One access of a batch (a loop the reader folded): its instruction, and
+ * the object it touches in every iteration, at offset + j * step in
+ * iteration j < count; place: the accesses before it in an iteration. */
+typedef struct leap_batch_access {
+    uint32_t insn;
+    uint8_t kind;
+    uint32_t size;
+    uint32_t group;
+    uint64_t object;
+    uint64_t offset;
+    int64_t step;
+    uint32_t place;
+    uint64_t count;
+} leap_batch_access;
+
+/* The accesses of a loop run: iteration after iteration, each making
+ * per_iteration accesses, access a at a->place of iteration j (j <
+ * a->count), no other access between. The accesses of the last iteration
+ * are a prefix (the loop left mid-body): counts are at most one apart and
+ * never grow with place. The same as the leap_access() calls in that
+ * order, in O(n) once each stream's run continues its LMAD; the clock
+ * advances by the sum of the counts. No two of the accesses may have the
+ * same instruction. 0, or -1 when out of memory. */
+int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
+               uint32_t per_iteration);
+
 int leap_failed(const leap *l);
 
 /* Accesses so far (the clock). */
