@@ -101,5 +101,38 @@ plot() {  # file, trace-plot arguments
 [ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
 plot whomp-omsg-rasg.png whomp
 [ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
+
+# LEAP (trace-leap) against the exact and Connors dependence profilers
+# (trace-deps), on the samples built with known dependences and strides:
+# the paper's Figures 6-9 and Table 1, in a database of their own.
+LDB=$OUT/leap.db
+rm -f "$LDB"
+echo
+echo "== LEAP and its baselines into $LDB"
+for s in "deps_known 50000" "strides_known 50000" "stencil 17 4"; do
+  set -- $s
+  name=$1; shift
+  [ -x "$BUILD/samples/$name" ] && [ -x "$BIN/trace-leap" ] || continue
+  trace=$OUT/$name.trace
+  [ -e "$trace" ] || valgrind --tool=memrec -q --memrec-out-file="$trace" "$BUILD/samples/$name" "$@" >/dev/null
+  "$BIN/trace-deps" -q --db "$LDB" "$trace" >/dev/null
+  "$BIN/trace-deps" -q --method=connors --db "$LDB" "$trace" >/dev/null
+  "$BIN/trace-leap" -q --db "$LDB" "$trace" >/dev/null
+  run=$(sqlite3 "$LDB" "SELECT max(id) FROM runs")
+  echo "   $name: run $run"
+  echo "   -- pairs within 10% of the exact frequency, this program's code (Figure 8)"
+  "$BIN/trace-db" "$LDB" query leap_accuracy --run="$run" --param file="%$name.c" | sed 's/^/      /'
+  echo "   -- strongly strided instructions found (Figure 9)"
+  "$BIN/trace-db" "$LDB" query leap_strides --run="$run" --param file="%$name.c" | sed 's/^/      /'
+  if "$BIN/trace-plot" leap_errors --run="$run" --db "$LDB" -o "$OUT/$name-leap_errors.png" >/dev/null; then
+    echo "   $OUT/$name-leap_errors.png"
+  fi
+done
+if [ -e "$LDB" ]; then
+  echo "   -- Table 1"
+  "$BIN/trace-db" "$LDB" query leap_table1 | cut -c1-150 | sed 's/^/      /'
+  "$BIN/trace-plot" leap_strides --db "$LDB" -o "$OUT/leap_strides.png" >/dev/null &&
+    echo "   $OUT/leap_strides.png"
+fi
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"
