@@ -3,7 +3,7 @@
  *
  * Each kept memory access, as objects/objmap.h translates it, is the tuple
  * (instruction, group, object, offset): the instruction's dense number
- * (stream/objinsn.h), the group's id, the object's serial in its group,
+ * (stream/insns.h), the group's id, the object's serial in its group,
  * the offset in the object. Horizontal decomposition gives four streams,
  * one grammar each: the OMSG. The RASG is the grammar of the same
  * accesses' raw stream, one symbol per access naming the pair
