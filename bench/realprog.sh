@@ -4,8 +4,7 @@
 # DHAT and Cachegrind without cache simulation, side by side: the tools take
 # turns within each round, so a busy machine slows them alike. Per program:
 # median wall seconds, median total CPU seconds (user + system of the
-# process and every child it reaped: memrec's encoder included, else added
-# from MEMREC_ENCODER_RUSAGE when the encoder is no child), the ratios to
+# process and every child it reaped: memrec's encoder included), the ratios to
 # --tool=none, the trace's size and bytes per access. Targets, each PASS or
 # FAIL (the script fails only when a run fails):
 #   memrec/none wall: median over the programs <= 2.5, none above 4
@@ -81,14 +80,10 @@ prefix() {
 # run TOOL NAME CMD: one run, appends "wall cpu" to $TMP/NAME.TOOL.
 run() {
   local tool=$1 name=$2 cmd=$3 t
-  rm -f "$TMP/enc.rusage"
   # shellcheck disable=SC2046  # the prefix and the command are word lists
-  t=$( { TIMEFORMAT='%3R %3U %3S'; time MEMREC_ENCODER_RUSAGE=$TMP/enc.rusage \
-           $(prefix "$tool" "$name") $cmd </dev/null >/dev/null 2>"$TMP/err"; } 2>&1 ) ||
+  t=$( { TIMEFORMAT='%3R %3U %3S'; time $(prefix "$tool" "$name") $cmd </dev/null >/dev/null 2>"$TMP/err"; } 2>&1 ) ||
     { cat "$TMP/err" >&2; die "$name under $tool failed"; }
-  local enc="0 0 0"
-  [ -s "$TMP/enc.rusage" ] && enc=$(cat "$TMP/enc.rusage")
-  echo "$t $enc" | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 + $5 + $6 }' >> "$TMP/$name.$tool"
+  echo "$t" | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' >> "$TMP/$name.$tool"
 }
 # median FILE COLUMN
 median() {
