@@ -65,6 +65,9 @@ python3|/usr/bin/python3 $TMP/words.py
 perl|perl $TMP/words.pl $TMP/text4m"
 SELECTED=${PROGS:-gzip bzip2 xz sqlite3 python3 perl}
 
+# Python and Perl randomise their hashes per run: fixed seeds make every
+# run, and so the traces' sizes, the same.
+export PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 TOOLS="native none memrec dhat cachegrind"
 # prefix TOOL NAME: the words put before the program's command line.
 prefix() {
