@@ -9,6 +9,7 @@
 #include "mr_tool.h"
 #include "memrec_trace.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
@@ -68,11 +69,41 @@ static UInt take_stack(ThreadId tid, Addr *ips, UInt max)
     return depth;
 }
 
+/* Whether the code at ip belongs to a function named by --alloc-fn. */
+static Bool in_alloc_fn(Addr ip)
+{
+    const HChar *name;
+    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &name))
+        return False;
+    for (UInt i = 0; i < mr_clo.n_alloc_fns; i++)
+        if (VG_(strcmp)(name, mr_clo.alloc_fns[i]) == 0)
+            return True;
+    return False;
+}
+
+/* The allocation stack of tid (at most max frames, of 64): the frames of
+ * --alloc-fn functions right above the innermost one (malloc, mmap...)
+ * are left out, so that the next frame is the allocation's real site. */
+static UInt alloc_stack(ThreadId tid, Addr *ips, UInt max)
+{
+    if (mr_clo.n_alloc_fns == 0)
+        return take_stack(tid, ips, max);
+    UInt depth = take_stack(tid, ips, 64);
+    UInt skip = 0;
+    while (1 + skip < depth && in_alloc_fn(ips[1 + skip]))
+        skip++;
+    if (skip) {
+        VG_(memmove)(ips + 1, ips + 1 + skip, (depth - 1 - skip) * sizeof *ips);
+        depth -= skip;
+    }
+    return depth < max ? depth : max;
+}
+
 /* The id of the current call stack of tid, sending it the first time. */
 static UInt stack_id(ThreadId tid)
 {
     Addr ips[64];
-    UInt depth = take_stack(tid, ips, mr_clo.stack_depth);
+    UInt depth = alloc_stack(tid, ips, mr_clo.stack_depth);
     ULong h = 0xcbf29ce484222325ULL;
     for (UInt i = 0; i < depth; i++)
         h = (h ^ ips[i]) * 0x100000001b3ULL;

@@ -19,6 +19,10 @@
 typedef enum { MR_VALUES_NONE, MR_VALUES_POINTERS, MR_VALUES_ALL } mr_values_mode;
 
 /* The parsed command line options of the tool. */
+/* How many --alloc-fn options are kept (Massif takes any number; a
+ * program has a few allocation wrappers). */
+#define MR_MAX_ALLOC_FNS 32
+
 typedef struct mr_options {
     const HChar *out_file;      /* --memrec-out-file, not yet expanded */
     Bool trace_mem;             /* --trace-mem */
@@ -27,6 +31,8 @@ typedef struct mr_options {
     const HChar *toggle_fn;     /* --toggle-collect, or NULL */
     Int compress_level;         /* --compress-level (0: the library's default) */
     Bool collect_atstart;       /* --collect-atstart */
+    const HChar *alloc_fns[MR_MAX_ALLOC_FNS];   /* --alloc-fn, as given */
+    UInt n_alloc_fns;
 } mr_options;
 
 extern mr_options mr_clo;
