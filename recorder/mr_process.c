@@ -167,7 +167,8 @@ static const HChar *client_name(Addr a)
 
 static Bool client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
-    (void)tid;
+    if (mr_custom_request(tid, arg, ret))
+        return True;
     if (!VG_IS_TOOL_USERREQ('M', 'R', arg[0]))
         return False;
     *ret = 0;

@@ -97,6 +97,12 @@ void mr_heap_init(void);
 /* Sends a heap record (wire.h, WIRE_HEAP) with tid's current call stack. */
 void mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old);
 
+/* ---- custom allocators' client requests (mr_custom.c) ---- */
+void mr_custom_init(void);
+/* Handles Valgrind's MALLOCLIKE/FREELIKE/RESIZEINPLACE and MEMPOOL
+ * requests (valgrind.h); False for any other request. */
+Bool mr_custom_request(ThreadId tid, UWord *arg, UWord *ret);
+
 /* ---- the client's anonymous mappings (mr_mmap.c) ---- */
 void mr_mmap_init(void);
 /* Called by the syscall wrappers of mr_process.c around every syscall. */
