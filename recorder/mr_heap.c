@@ -23,6 +23,8 @@ typedef struct heap_block {
     struct heap_block *next;
     UWord key;            /* the address */
     SizeT size;
+    UInt stack;           /* stack id of its allocation (or latest realloc) */
+    UChar op;             /* mr_heap_op that allocated it */
 } heap_block;
 
 /* An interned call stack: key is its hash. */
@@ -127,12 +129,28 @@ static UInt stack_id(ThreadId tid)
     return n->id;
 }
 
-void mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old)
+UInt mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old)
+{
+    if (!mr_stream_alive())
+        return 0;
+    ULong w[5] = { addr, size, count, old, stack_id(tid) };
+    mr_emit(WIRE_HEAP, op, w, 5);
+    return (UInt)w[4];
+}
+
+void mr_heap_replay_live(void)
 {
     if (!mr_stream_alive())
         return;
-    ULong w[5] = { addr, size, count, old, stack_id(tid) };
-    mr_emit(WIRE_HEAP, op, w, 5);
+    VG_(HT_ResetIter)(live);
+    heap_block *b;
+    while ((b = VG_(HT_Next)(live))) {
+        /* new and new[] stay themselves (delete pairs with them); the rest
+         * is a malloc of the block's bytes. */
+        UInt op = b->op == MR_NEW || b->op == MR_NEW_ARRAY ? b->op : MR_MALLOC;
+        ULong w[5] = { b->key, b->size, 0, 0, b->stack };
+        mr_emit(WIRE_HEAP, op, w, 5);
+    }
 }
 
 static void *alloc(ThreadId tid, UInt op, SizeT align, SizeT size, SizeT count)
@@ -148,8 +166,9 @@ static void *alloc(ThreadId tid, UInt op, SizeT align, SizeT size, SizeT count)
     heap_block *b = VG_(malloc)("mr.heap.block", sizeof *b);
     b->key = (UWord)p;
     b->size = bytes;
+    b->op = (UChar)op;
     VG_(HT_add_node)(live, b);
-    mr_heap_record(tid, op, (Addr)p, size, op == MR_MEMALIGN ? align : count, 0);
+    b->stack = mr_heap_record(tid, op, (Addr)p, size, op == MR_MEMALIGN ? align : count, 0);
     return p;
 }
 
@@ -241,7 +260,7 @@ static void *mr_realloc(ThreadId tid, void *old, SizeT size)
     b->key = (UWord)p;
     b->size = size;
     VG_(HT_add_node)(live, b);
-    mr_heap_record(tid, MR_REALLOC, (Addr)p, size, 0, (Addr)old);
+    b->stack = mr_heap_record(tid, MR_REALLOC, (Addr)p, size, 0, (Addr)old);
     return p;
 }
 

@@ -94,8 +94,14 @@ IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 
 /* ---- heap (mr_heap.c) ---- */
 void mr_heap_init(void);
-/* Sends a heap record (wire.h, WIRE_HEAP) with tid's current call stack. */
-void mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old);
+/* Sends a heap record (wire.h, WIRE_HEAP) with tid's current call stack;
+ * returns the stack's id (0 when nothing is sent). */
+UInt mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old);
+/* A forked child's trace starts with what it inherited: a heap record per
+ * live block (mr_heap.c) and per reported mapping (mr_mmap.c), each with
+ * the stack of its allocation. */
+void mr_heap_replay_live(void);
+void mr_mmap_replay(void);
 
 /* ---- custom allocators' client requests (mr_custom.c) ---- */
 void mr_custom_init(void);
