@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include "memrec_trace.h"
 #include "algo/cache.h"
+#include "objects/objmap.h"
+#include "stream/insns.h"
 #include "rds/rds.h"
 
 typedef struct rds_feed rds_feed;
