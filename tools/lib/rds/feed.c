@@ -14,6 +14,10 @@ struct rds_feed {
     uint64_t free_site;       /* its call site, for node_delete */
     int failed;               /* out of memory inside the on_end callback */
     int started;
+    uint64_t heap_lo, heap_span;  /* every heap block so far lies in
+                                   * [heap_lo, heap_lo + heap_span): a value
+                                   * outside is no heap pointer, found
+                                   * without a lookup */
     rds_feed_stats stats;
 };
 
@@ -117,12 +121,15 @@ static int word_access(rds_feed *f, const access_exec *x, uint32_t i,
                        uint64_t addr, uint32_t latency, uint64_t time)
 {
     const mr_access *a = &x->acc[i];
+    int in_heap = a->value - f->heap_lo < f->heap_span;
+    if (!in_heap && a->kind != MR_STORE)
+        return 0;
     obj_object *o = objrel_find(f->rel, x, i, addr);
     if (o->group->kind != OBJ_HEAP)
         return 0;
     insn_rds *ir = objrel_access_user(x, i);
-    obj_object *v = objmap_find(objrel_map(f->rel), &ir->value_cache,
-                                x->ev->tid, a->value);
+    obj_object *v = in_heap ? objmap_find(objrel_map(f->rel), &ir->value_cache,
+                                          x->ev->tid, a->value) : o;
     int pointer = v->group->kind == OBJ_HEAP && v != o;
     f->stats.heap_pointers += pointer;
     obj_rds *ou = obj_user(o);
@@ -144,6 +151,23 @@ static int word_access(rds_feed *f, const access_exec *x, uint32_t i,
                         latency, time);
 }
 
+/* Widens the heap's bounds to an allocated block. */
+static void heap_bounds(rds_feed *f, const mr_heap *h)
+{
+    if (h->op == MR_FREE || h->op == MR_DELETE || h->op == MR_DELETE_ARRAY ||
+        h->op == MR_MUNMAP || !h->addr)
+        return;
+    uint64_t size = h->op == MR_CALLOC ? h->size * h->count : h->size;
+    uint64_t lo = f->heap_span ? f->heap_lo : h->addr;
+    uint64_t hi = f->heap_span ? f->heap_lo + f->heap_span : h->addr;
+    if (h->addr < lo)
+        lo = h->addr;
+    if (h->addr + size > hi)
+        hi = h->addr + size;
+    f->heap_lo = lo;
+    f->heap_span = hi - lo;
+}
+
 int rds_feed_event(rds_feed *f, const mr_event *ev)
 {
     access_exec x;
@@ -153,6 +177,7 @@ int rds_feed_event(rds_feed *f, const mr_event *ev)
     }
     f->stats.last_time = ev->time;
     if (ev->kind == MR_EV_HEAP) {
+        heap_bounds(f, &ev->u.heap.h);
         f->now = ev->time;
         f->free_site = free_site(f, ev->u.heap.stack);
     }
@@ -173,6 +198,8 @@ int rds_feed_event(rds_feed *f, const mr_event *ev)
             if (!a->has_value)
                 continue;
             f->stats.valued++;
+            if (addr - f->heap_lo >= f->heap_span)
+                continue;       /* not in the heap: no node's field */
             uint64_t t = access_time(&x, i, j);
             if (word_access(f, &x, i, addr, cache_latency(f->cache, level), t))
                 return -1;
