@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-rds trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -30,6 +30,7 @@ samples=(
   "stencil 17 4"            # Himeno-style Jacobi over 14 arrays
   "prodcons 2000"           # two threads through a ring buffer
   "static_arrays 2"         # static and global arrays, found by their symbols
+  "rds_shapes changed 500"  # a list changed between its walks (RDS stability)
 )
 echo "== recording and profiling into $DB"
 for s in "${samples[@]}"; do
@@ -46,6 +47,9 @@ for s in "${samples[@]}"; do
   "$BIN/trace-mempat" -q --db "$DB" "$trace" >/dev/null
   # the RDS paper's cache hierarchy (Table 1): misses, latency, curves
   "$BIN/trace-cache" -q --preset=rds --group-depth=$depth --db "$DB" "$trace" >/dev/null
+  # the samples with linked structures: RDS types, instances, stability
+  case $name in linked_list|binary_tree|rds_shapes)
+    "$BIN/trace-rds" -q --db "$DB" "$trace" >/dev/null;; esac
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -62,6 +66,7 @@ echo "== runs"
 "$BIN/trace-db" "$DB" runs | cut -c1-150 | sed 's/^/   /'
 list=$(run_of linked_list) tree=$(run_of binary_tree) sa=$(run_of struct_array)
 stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
+rds=$(run_of "rds_shapes changed 500")
 [ -n "$list" ] && query "linked_list: hottest groups" hot_groups --run="$list" --limit=5
 [ -n "$list" ] && query "linked_list: the fields of the node group by heat" group_fields --run="$list"
 [ -n "$list" ] && query "linked_list: instructions that touch many nodes" insn_many_objects --run="$list" --limit=6
@@ -74,6 +79,8 @@ stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
 [ -n "$stencil" ] && query "stencil: share of accesses per MemPat kind" mempat_coverage --run="$stencil"
 [ -n "$stencil" ] && query "stencil: the most complex MemPat patterns" mempat_complex --run="$stencil" --limit=5
 [ -n "$list" ] && query "linked_list: groups by simulated cache latency (RDS hierarchy)" cache_worst_groups --run="$list" --limit=5
+[ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
+[ -n "$rds" ] && query "rds_shapes changed: RDS instances and their stability" rds_instances --run="$rds" --limit=5
 
 echo
 echo "== plots in $OUT"
@@ -94,5 +101,7 @@ plot() {  # file, trace-plot arguments
 [ -n "$pc" ] && plot prodcons-groups.svg groups --run="$pc"
 [ -n "$stencil" ] && plot stencil-cache-curves.png cache_curves --run="$stencil"
 [ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
+[ -n "$tree" ] && plot binary_tree-rds-live.png rds_live --run="$tree"
+[ -n "$rds" ] && plot rds_shapes-rds-rsf.png rds_rsf --run="$rds"
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"

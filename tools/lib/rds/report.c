@@ -51,26 +51,49 @@ static void print_types(FILE *out, rds_feed *f, const rds_results *res,
     }
 }
 
-/* The instructions of one role: "f:12 (30), g:4 (2)". */
+#define REPORT_INSNS 6    /* instructions listed per role */
+
+/* The instructions of one role, most active first: "f:12 (30), g:4 (2)",
+ * at most REPORT_INSNS of them and how many more. */
 static void print_insns(FILE *out, rds_feed *f, const rds_instance *in,
                         int role, const mr_reader *r)
 {
     char buf[SYM_BUF];
-    int first = 1;
+    const rds_insn *shown[REPORT_INSNS];
+    size_t nshown = 0, more = 0;
     for (size_t k = 0; k < in->ninsns; k++) {
         const rds_insn *x = &in->insns[k];
         if (x->role != role)
             continue;
-        if (role == RDS_DELETE)
-            rds_call_name(r, x->where, buf, sizeof buf);
+        /* Insertion into the few kept, by count. */
+        size_t at = nshown;
+        while (at > 0 && shown[at - 1]->count < x->count)
+            at--;
+        if (at == REPORT_INSNS) {
+            more++;
+            continue;
+        }
+        if (nshown == REPORT_INSNS)
+            more++;
         else
-            sym_where(r, rds_feed_insn(f, (uint32_t)x->where)->addr, buf, sizeof buf);
-        fprintf(out, "%s%s (%llu)", first ? "" : ", ", buf,
-                (unsigned long long)x->count);
-        first = 0;
+            nshown++;
+        for (size_t j = nshown - 1; j > at; j--)
+            shown[j] = shown[j - 1];
+        shown[at] = x;
     }
-    if (first)
+    for (size_t k = 0; k < nshown; k++) {
+        if (role == RDS_DELETE)
+            rds_call_name(r, shown[k]->where, buf, sizeof buf);
+        else
+            sym_where(r, rds_feed_insn(f, (uint32_t)shown[k]->where)->addr, buf,
+                      sizeof buf);
+        fprintf(out, "%s%s (%llu)", k ? ", " : "", buf,
+                (unsigned long long)shown[k]->count);
+    }
+    if (!nshown)
         fputs("-", out);
+    if (more)
+        fprintf(out, ", and %zu more", more);
 }
 
 /* Instance indices by traversals, most first. */
