@@ -84,6 +84,12 @@ check_eq "figure2: the array's edges 0->1 and 0->4 queued, never merged" "2|0" \
   "$(q "SELECT edges_queued, edges_dequeued FROM rds_summary")"
 check_eq "figure2: the array's site is in no type" 0 \
   "$(q "SELECT count(*) FROM rds_type_sites WHERE name LIKE 'figure2:%' OR name LIKE 'main:%'")"
+check_eq "figure2: without trace-objects, no alloc_sites to refer to" 0 \
+  "$(q "SELECT count(*) FROM rds_type_sites WHERE site IS NOT NULL")"
+"$BIN/trace-objects" -q --db "$db" "$TMP/figure2.trace" && "$BIN/trace-rds" -q --db "$db" "$TMP/figure2.trace" >/dev/null
+check_eq "figure2: after trace-objects, every type site is its alloc_sites row" "0|1" \
+  "$(q "SELECT count(*) FILTER (WHERE s.id IS NULL OR s.name <> t.name OR s.run <> t.run),
+               count(DISTINCT t.run) FROM rds_type_sites t LEFT JOIN alloc_sites s ON s.id = t.site")"
 
 run prepend
 check_eq "prepend: one instance, 99 backward edges, none forward" "100|99|0|99" \
