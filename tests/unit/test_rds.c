@@ -226,6 +226,57 @@ static void test_breadth_and_self(void **state)
     rds_free(p);
 }
 
+/* Freed nodes are reused: at once when in no instance, when the last one
+ * goes for an instance (also one absorbed by a merge); the dead instance
+ * keeps its profile and type, the new one built on the reused nodes is
+ * right. */
+static void test_recycle(void **state)
+{
+    (void)state;
+    rds *p = rds_new(RDS_DEFAULT_THRESHOLD);
+    uint32_t lone = rds_node_new(p, 0, 1);
+    assert_int_equal(rds_node_delete(p, lone, 0, 2), 0);
+    assert_int_equal(rds_node_new(p, 5, 3), lone);
+    /* Two lists of site 1 merged into one, then freed entirely. */
+    uint32_t n[6];
+    for (int i = 0; i < 6; i++)
+        n[i] = rds_node_new(p, 1, 10 + (uint64_t)i);
+    assert_int_equal(rds_store(p, n[0], 0, n[1], 1, 20), 0);
+    assert_int_equal(rds_store(p, n[2], 0, n[3], 1, 21), 0);
+    assert_int_equal(rds_node_delete(p, n[3], 0, 22), 0);   /* dead, set alive */
+    assert_int_equal(rds_store(p, n[2], 0, n[4], 1, 23), 0);
+    assert_int_equal(rds_store(p, n[1], 0, n[2], 1, 24), 0); /* merge */
+    uint32_t fresh = rds_node_new(p, 1, 25);
+    for (int i = 0; i < 6; i++)
+        assert_int_not_equal(fresh, n[i]);   /* nothing reusable yet */
+    for (int i = 0; i < 5; i++)
+        if (i != 3)
+            assert_int_equal(rds_node_delete(p, n[i], 0, 30 + (uint64_t)i), 0);
+    /* All five members of the dead instance come back before new ids. */
+    uint32_t again[5];
+    for (int i = 0; i < 5; i++) {
+        again[i] = rds_node_new(p, 2, 40 + (uint64_t)i);
+        int member = 0;
+        for (int k = 0; k < 5; k++)
+            member |= again[i] == n[k];
+        assert_true(member);
+    }
+    /* They work as new nodes of another site. */
+    assert_int_equal(rds_store(p, again[0], 0, again[1], 1, 50), 0);
+    assert_int_equal(rds_traverse(p, again[0], again[1], 2, 7, 51), 0);
+    assert_int_equal(rds_finish(p), 0);
+    const rds_instance *in[4];
+    assert_int_equal(live_instances(p, in, 4), 2);
+    assert_int_equal(in[0]->nodes, 5);
+    assert_int_equal(in[0]->live_nodes, 0);
+    assert_int_equal(in[0]->death, 34);
+    assert_int_equal(rds_instance_type(p, in[0]), rds_site_component(p, 1));
+    assert_int_equal(in[1]->nodes, 2);
+    assert_int_equal(in[1]->traversals, 1);
+    assert_int_equal(rds_instance_type(p, in[1]), rds_site_component(p, 2));
+    rds_free(p);
+}
+
 static void test_rsf_definition(void **state)
 {
     (void)state;
@@ -282,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_overwrite_rsf),
         cmocka_unit_test(test_free_all),
         cmocka_unit_test(test_breadth_and_self),
+        cmocka_unit_test(test_recycle),
         cmocka_unit_test(test_rsf_definition),
         cmocka_unit_test(test_fieldmap_random),
     };

@@ -17,6 +17,8 @@ typedef struct node {
     uint32_t out_head, in_head;   /* its edges as source, as destination */
     uint32_t instance;            /* valid at union-find roots: RDS_NONE
                                    * for a node in no instance yet */
+    uint32_t next_dead;           /* freed: the next in its instance's dead
+                                   * list, or in p->free_node */
     uint8_t live;
 } node;
 
@@ -47,6 +49,7 @@ struct rds {
     node *nodes;
     size_t cap_nodes;
     uint32_t nnodes;
+    uint32_t free_node;           /* freed nodes ready for reuse */
     unionfind uf;
     edge *edges;
     size_t cap_edges;
@@ -70,7 +73,7 @@ rds *rds_new(double threshold)
     if (!p)
         return NULL;
     p->threshold = threshold;
-    p->free_edge = RDS_NONE;
+    p->free_edge = p->free_node = RDS_NONE;
     uf_init(&p->uf, NULL, NULL);
     fieldmap_init(&p->fields);
     u64map_init(&p->ssg_index);
@@ -103,16 +106,32 @@ void rds_free(rds *p)
 
 uint32_t rds_node_new(rds *p, uint32_t site, uint64_t alloc_time)
 {
-    uint32_t id = p->nnodes;
-    if (id == RDS_NONE - 1 || ARRAY_FIT(p->nodes, p->cap_nodes, id + 1) ||
-        uf_add(&p->uf) != id || scc_reserve(p->g, site + 1))
+    uint32_t id = p->free_node;
+    if (scc_reserve(p->g, site + 1))
         return RDS_NONE;
+    if (id != RDS_NONE) {
+        p->free_node = p->nodes[id].next_dead;   /* uf_reset already */
+    } else {
+        id = p->nnodes;
+        if (id == RDS_NONE - 1 || ARRAY_FIT(p->nodes, p->cap_nodes, id + 1) ||
+            uf_add(&p->uf) != id)
+            return RDS_NONE;
+        p->nnodes++;
+    }
     p->nodes[id] = (node){ .alloc_time = alloc_time, .site = site,
                            .out_head = RDS_NONE, .in_head = RDS_NONE,
-                           .instance = RDS_NONE, .live = 1 };
-    p->nnodes++;
+                           .instance = RDS_NONE, .next_dead = RDS_NONE,
+                           .live = 1 };
     p->stats.nodes++;
     return id;
+}
+
+/* Node n (freed, its set reset) can be reused. */
+static void recycle(rds *p, uint32_t n)
+{
+    uf_reset(&p->uf, n);
+    p->nodes[n].next_dead = p->free_node;
+    p->free_node = n;
 }
 
 int rds_node_has_edges(const rds *p, uint32_t node)
@@ -162,7 +181,8 @@ static uint32_t new_instance(rds *p, uint32_t first)
     rds_instance *in = &p->inst[p->ninst];
     in->id = (uint32_t)p->ninst;
     in->merged_into = RDS_NONE;
-    in->some_node = first;
+    in->site = p->nodes[first].site;
+    in->dead_head = in->dead_tail = RDS_NONE;
     in->last_src = in->last_dst = RDS_NONE;
     in->birth = UINT64_MAX;
     return (uint32_t)p->ninst++;
@@ -178,9 +198,17 @@ static void add_member(rds *p, rds_instance *in, uint32_t n)
 }
 
 /* Instance `from` is absorbed by `into` (their sets joined). */
-static int merge_instances(rds_instance *into, rds_instance *from,
+static int merge_instances(rds *p, rds_instance *into, rds_instance *from,
                            uint64_t time)
 {
+    if (from->dead_head != RDS_NONE) {      /* its freed nodes come along */
+        if (into->dead_tail != RDS_NONE)
+            p->nodes[into->dead_tail].next_dead = from->dead_head;
+        else
+            into->dead_head = from->dead_head;
+        into->dead_tail = from->dead_tail;
+        from->dead_head = from->dead_tail = RDS_NONE;
+    }
     if (alteration(into, time) || alteration(from, time) ||
         ARRAY_FIT(into->intervals, into->cap_intervals,
                   into->nintervals + from->nintervals))
@@ -233,7 +261,7 @@ static uint32_t join(rds *p, uint32_t a, uint32_t b, uint64_t time)
     } else {
         /* The older instance keeps its number. */
         keep = ia < ib ? ia : ib;
-        if (merge_instances(&p->inst[keep], &p->inst[ia ^ ib ^ keep], time))
+        if (merge_instances(p, &p->inst[keep], &p->inst[ia ^ ib ^ keep], time))
             return RDS_NONE;
     }
     p->nodes[uf_union(&p->uf, ra, rb)].instance = keep;
@@ -469,11 +497,24 @@ int rds_node_delete(rds *p, uint32_t n, uint64_t site_addr, uint64_t time)
             return -1;
     nd->live = 0;
     uint32_t i = p->nodes[uf_find(&p->uf, n)].instance;
-    if (i == RDS_NONE)
+    if (i == RDS_NONE) {
+        recycle(p, n);          /* a set of its own: nothing refers to it */
         return 0;
+    }
     rds_instance *in = &p->inst[i];
-    if (--in->live_nodes == 0)
+    nd->next_dead = in->dead_head;
+    in->dead_head = n;
+    if (in->dead_tail == RDS_NONE)
+        in->dead_tail = n;
+    if (--in->live_nodes == 0) {
+        /* The whole set is dead: its nodes can be reused. */
         in->death = time;
+        for (uint32_t d = in->dead_head, next; d != RDS_NONE; d = next) {
+            next = p->nodes[d].next_dead;
+            recycle(p, d);
+        }
+        in->dead_head = in->dead_tail = RDS_NONE;
+    }
     return add_insn(in, site_addr, RDS_DELETE, 1);
 }
 
@@ -517,7 +558,7 @@ const rds_instance *rds_get_instance(const rds *p, size_t i) { return &p->inst[i
 
 uint32_t rds_instance_type(rds *p, const rds_instance *in)
 {
-    return scc_component(p->g, p->nodes[in->some_node].site);
+    return scc_component(p->g, in->site);
 }
 
 uint32_t rds_site_component(rds *p, uint32_t site) { return scc_component(p->g, site); }

@@ -24,7 +24,9 @@
  *
  * Memory: a record per node (heap objects that took part in an edge), per
  * live edge, per SSG edge, per instance (with its RSF intervals and
- * instructions).
+ * instructions). A freed node that is in no instance is reused at once;
+ * the freed nodes of an instance are reused when its last node is freed
+ * (union-find cannot take one member out of a set).
  */
 #ifndef MEMREC_RDS_H
 #define MEMREC_RDS_H
@@ -51,7 +53,9 @@ typedef struct rds_insn {
 typedef struct rds_instance {
     uint32_t id;              /* dense, in order of creation (first union) */
     uint32_t merged_into;     /* RDS_NONE, or the instance that absorbed it */
-    uint32_t some_node;       /* a member, for its site (the type) */
+    uint32_t site;            /* a member's site, for the type */
+    uint32_t dead_head, dead_tail; /* its freed nodes, recycled when the
+                                    * last one goes */
     uint64_t nodes;           /* objects that ever joined */
     uint64_t live_nodes;      /* of those, not freed */
     uint64_t edges;           /* edges ever added within it */
