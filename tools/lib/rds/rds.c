@@ -394,17 +394,13 @@ static uint64_t field_key(uint32_t src, uint64_t offset)
     return (uint64_t)src << 32 | (offset & 0xffffffffu);
 }
 
-/* Removes live edge e (its field overwritten, or an end freed). */
-static int remove_edge(rds *p, uint32_t e, uint64_t time)
+/* Takes live edge e off its destination and out of the shape: its
+ * in-list, its queue, its instance's count (an alteration). Its field and
+ * out-list are left to the caller. */
+static int detach_edge(rds *p, uint32_t e, uint64_t time)
 {
     edge *ed = &p->edges[e];
-    node *s = &p->nodes[ed->src], *d = &p->nodes[ed->dst];
-    if (ed->out_prev != RDS_NONE)
-        p->edges[ed->out_prev].out_next = ed->out_next;
-    else
-        s->out_head = ed->out_next;
-    if (ed->out_next != RDS_NONE)
-        p->edges[ed->out_next].out_prev = ed->out_prev;
+    node *d = &p->nodes[ed->dst];
     if (ed->in_prev != RDS_NONE)
         p->edges[ed->in_prev].in_next = ed->in_next;
     else
@@ -413,53 +409,86 @@ static int remove_edge(rds *p, uint32_t e, uint64_t time)
         p->edges[ed->in_next].in_prev = ed->in_prev;
     if (ed->queued)
         dequeue(p, e);
-    fieldmap_del(&p->fields, field_key(ed->src, ed->offset));
     p->stats.edges_removed++;
     p->stats.live_edges--;
-    int rc = 0;
-    if (ed->counted) {
-        rds_instance *in = &p->inst[p->nodes[uf_find(&p->uf, ed->src)].instance];
-        in->live_edges--;
-        rc = alteration(in, time);
-    }
+    if (!ed->counted)
+        return 0;
+    ed->counted = 0;
+    rds_instance *in = &p->inst[p->nodes[uf_find(&p->uf, ed->src)].instance];
+    in->live_edges--;
+    return alteration(in, time);
+}
+
+/* Removes live edge e (its field overwritten by no pointer, or an end
+ * freed). */
+static int remove_edge(rds *p, uint32_t e, uint64_t time)
+{
+    edge *ed = &p->edges[e];
+    node *s = &p->nodes[ed->src];
+    int rc = detach_edge(p, e, time);
+    if (ed->out_prev != RDS_NONE)
+        p->edges[ed->out_prev].out_next = ed->out_next;
+    else
+        s->out_head = ed->out_next;
+    if (ed->out_next != RDS_NONE)
+        p->edges[ed->out_next].out_prev = ed->out_prev;
+    fieldmap_del(&p->fields, field_key(ed->src, ed->offset));
     ed->out_next = p->free_edge;
     p->free_edge = e;
     return rc;
 }
 
+/* A new edge record for field (src, offset), in src's out-list and the
+ * field map: RDS_NONE when out of memory. */
+static uint32_t new_field_edge(rds *p, uint32_t src, uint64_t offset)
+{
+    uint32_t e = edge_alloc(p);
+    if (e == RDS_NONE || fieldmap_put(&p->fields, field_key(src, offset), e))
+        return RDS_NONE;
+    node *ns = &p->nodes[src];
+    p->edges[e] = (edge){ .offset = offset, .src = src, .out_prev = RDS_NONE,
+                          .out_next = ns->out_head };
+    if (ns->out_head != RDS_NONE)
+        p->edges[ns->out_head].out_prev = e;
+    ns->out_head = e;
+    return e;
+}
+
 int rds_store(rds *p, uint32_t src, uint64_t offset, uint32_t dst,
               uint32_t insn, uint64_t time)
 {
-    uint64_t key = field_key(src, offset);
-    uint32_t old = fieldmap_get(&p->fields, key);
-    if (old != FIELDMAP_NONE) {
-        if (p->edges[old].dst == dst)
+    uint32_t e = fieldmap_get(&p->fields, field_key(src, offset));
+    if (e != FIELDMAP_NONE) {
+        if (p->edges[e].dst == dst)
             return 0;               /* the same pointer again: no change */
-        if (remove_edge(p, old, time))
+        /* A pointer over a pointer reuses the record, its field map slot
+         * and its place in src's out-list. */
+        if (dst == RDS_NONE || dst == src ? remove_edge(p, e, time)
+                                          : detach_edge(p, e, time))
             return -1;
     }
     if (dst == RDS_NONE || dst == src)
         return 0;
     int changed = 0;
     uint32_t s = ssg_edge_of(p, p->nodes[src].site, p->nodes[dst].site, &changed);
-    uint32_t e = s == RDS_NONE ? RDS_NONE : edge_alloc(p);
-    if (e == RDS_NONE || fieldmap_put(&p->fields, key, e))
+    if (s == RDS_NONE ||
+        (e == FIELDMAP_NONE && (e = new_field_edge(p, src, offset)) == RDS_NONE))
         return -1;
-    node *ns = &p->nodes[src], *nd = &p->nodes[dst];
-    p->edges[e] = (edge){ .offset = offset, .src = src, .dst = dst, .ssg = s,
-                          .insn = insn, .out_prev = RDS_NONE,
-                          .out_next = ns->out_head, .in_prev = RDS_NONE,
-                          .in_next = nd->in_head };
-    if (ns->out_head != RDS_NONE)
-        p->edges[ns->out_head].out_prev = e;
-    ns->out_head = e;
+    edge *ed = &p->edges[e];
+    node *nd = &p->nodes[dst];
+    ed->dst = dst;
+    ed->ssg = s;
+    ed->insn = insn;
+    ed->queued = ed->counted = 0;
+    ed->in_prev = RDS_NONE;
+    ed->in_next = nd->in_head;
     if (nd->in_head != RDS_NONE)
         p->edges[nd->in_head].in_prev = e;
     nd->in_head = e;
     p->stats.edges_added++;
     p->stats.live_edges++;
-    int rc = same_type(p, ns->site, nd->site) ? count_edge(p, e, time)
-                                              : enqueue(p, e);
+    int rc = same_type(p, p->nodes[src].site, nd->site) ? count_edge(p, e, time)
+                                                        : enqueue(p, e);
     return rc || (changed && revisit(p, time)) ? -1 : 0;
 }
 
