@@ -5,8 +5,9 @@
 #     with its nodes in shuffled order, samples/binary_tree), and on a
 #     synthetic pointer chase (trace-synth --pattern=chase);
 #   - memory proportional to live objects: the chase trace (at most 128 Ki
-#     nodes live) at 20 M and at 100 M accesses takes the same memory, and
-#     the tree at N and 2N nodes about twice as much;
+#     nodes live) at 20 M and at 100 M accesses takes the same memory, the
+#     tree at N and 2N nodes about twice as much, and lists of 20000 nodes
+#     built and freed 20 or 200 times (samples/rds_shapes churn) the same;
 #   - a trace of 100 million accesses (mixed) profiled into a database in
 #     at most 1 GiB (peak resident set size).
 # Speeds are medians of RUNS runs; wall times are shown too (the machine
@@ -78,9 +79,13 @@ if command -v valgrind >/dev/null && ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1
   rec "$TMP/list.mr" "$BUILD/samples/linked_list" "$LIST" 1
   rec "$TMP/tree.mr" "$BUILD/samples/binary_tree" "$TREE"
   rec "$TMP/tree2.mr" "$BUILD/samples/binary_tree" $((2 * TREE))
+  rec "$TMP/churn.mr" "$BUILD/samples/rds_shapes" churn 20000 20
+  rec "$TMP/churn10.mr" "$BUILD/samples/rds_shapes" churn 20000 200
   bench "linked_list $LIST" "$TMP/list.mr"
   bench "binary_tree $TREE" "$TMP/tree.mr"
   bench "binary_tree $((2 * TREE))" "$TMP/tree2.mr"
+  bench "churn 20000 x 20" "$TMP/churn.mr"
+  bench "churn 20000 x 200" "$TMP/churn10.mr"
 fi
 "$BIN/trace-synth" --pattern=chase --accesses=$BIG -o "$TMP/chase-big.mr"
 RUNS=1 bench "chase $BIG" "$TMP/chase-big.mr"
@@ -107,6 +112,9 @@ if [ $recorded = 1 ]; then
   t1=$(peak "binary_tree $TREE") t2=$(peak "binary_tree $((2 * TREE))")
   printf 'memory, tree at %d and %d live nodes: %.0f and %.0f MiB  ratio %.2f (target <= 2.2)  %s\n' \
     $TREE $((2 * TREE)) "$t1" "$t2" "$(calc "$t2 / $t1")" "$(verdict "$(calc "($t2 / $t1 <= 2.2) ? 1 : 0")")"
+  c1=$(peak "churn 20000 x 20") c2=$(peak "churn 20000 x 200")
+  printf 'memory, lists of 20000 nodes built and freed 20 and 200 times: %.0f and %.0f MiB  ratio %.2f (target <= 1.2)  %s\n' \
+    "$c1" "$c2" "$(calc "$c2 / $c1")" "$(verdict "$(calc "($c2 / $c1 <= 1.2) ? 1 : 0")")"
 fi
 
 # Memory: 100M accesses into a database.

@@ -5,6 +5,7 @@
  *   changed  the same list with a node inserted before each of its 5 walks (RSF above 1)
  *   freed    a list of N nodes walked once then freed entirely, then a second list walked and kept
  *   mutual   N pairs of mutually recursive structures (struct a -> struct b -> struct a ...) in one chain, walked once
+ *   churn    R rounds (argv[3], default 10) of a list of N nodes built, walked and freed: R instances, never more than N nodes live
  * Every allocation helper is out of line, so that each structure has exactly one allocation site. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,17 @@ static long freed(long n)
     return s + walk(second);
 }
 
+static long churn(long n, long rounds)
+{
+    long s = 0;
+    for (long r = 0; r < rounds; r++) {
+        struct node *list = append_list(n);
+        s += walk(list);
+        free_list(list);
+    }
+    return s;
+}
+
 static long mutual(long n)
 {
     struct a *head = new_a(0), *a = head;
@@ -179,6 +191,8 @@ int main(int argc, char **argv)
         s = freed(n);
     else if (!strcmp(mode, "mutual"))
         s = mutual(n);
+    else if (!strcmp(mode, "churn"))
+        s = churn(n, argc > 3 ? atol(argv[3]) : 10);
     else {
         fprintf(stderr, "rds_shapes: unknown mode '%s'\n", mode);
         return 2;

@@ -287,6 +287,14 @@ static void test_rsf_definition(void **state)
     uint64_t c[] = { 1, 98, 1 };
     assert_int_equal(rds_rsf(c, 3, 0.98), 1);
     assert_int_equal(rds_rsf(NULL, 0, 0.99), 0);
+    /* Counted: 20000 intervals of 1 traversal need 19800 of them; one
+     * long interval first needs fewer. */
+    rds_interval iv[] = { { 1, 20000 } };
+    assert_int_equal(rds_rsf_counted(iv, 1, 0.99), 19800);
+    rds_interval jv[] = { { 1, 100 }, { 9900, 1 } };
+    assert_int_equal(rds_rsf_counted(jv, 2, 0.99), 1);
+    rds_interval kv[] = { { 2, 50 }, { 100, 2 } };
+    assert_int_equal(rds_rsf_counted(kv, 2, 0.99), 2 + 49);   /* 200 + 98 >= 297 */
 }
 
 /* The field map against a plain array of small keys. */

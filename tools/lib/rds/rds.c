@@ -89,7 +89,7 @@ void rds_free(rds *p)
     if (!p)
         return;
     for (size_t i = 0; i < p->ninst; i++) {
-        free(p->inst[i].intervals);
+        u64map_free(&p->inst[i].intervals);
         free(p->inst[i].insns);
     }
     free(p->inst);
@@ -167,9 +167,12 @@ static int alteration(rds_instance *in, uint64_t time)
     in->last_change = time;
     if (!in->current)
         return 0;
-    if (ARRAY_FIT(in->intervals, in->cap_intervals, in->nintervals + 1))
+    int added;
+    void **slot = u64map_slot_of(&in->intervals, in->current, &added);
+    if (!slot)
         return -1;
-    in->intervals[in->nintervals++] = in->current;
+    *slot = (void *)((uintptr_t)*slot + 1);
+    in->nintervals++;
     in->current = 0;
     return 0;
 }
@@ -209,12 +212,19 @@ static int merge_instances(rds *p, rds_instance *into, rds_instance *from,
         into->dead_tail = from->dead_tail;
         from->dead_head = from->dead_tail = RDS_NONE;
     }
-    if (alteration(into, time) || alteration(from, time) ||
-        ARRAY_FIT(into->intervals, into->cap_intervals,
-                  into->nintervals + from->nintervals))
+    if (alteration(into, time) || alteration(from, time))
         return -1;
-    for (size_t i = 0; i < from->nintervals; i++)
-        into->intervals[into->nintervals++] = from->intervals[i];
+    for (size_t i = 0; i < from->intervals.cap; i++) {
+        const u64map_slot *fs = &from->intervals.slots[i];
+        int added;
+        void **slot = fs->used ? u64map_slot_of(&into->intervals, fs->key, &added)
+                               : NULL;
+        if (fs->used && !slot)
+            return -1;
+        if (slot)
+            *slot = (void *)((uintptr_t)*slot + (uintptr_t)fs->value);
+    }
+    into->nintervals += from->nintervals;
     for (size_t i = 0; i < from->ninsns; i++)
         if (add_insn(into, from->insns[i].where, from->insns[i].role,
                      from->insns[i].count))
@@ -233,11 +243,10 @@ static int merge_instances(rds *p, rds_instance *into, rds_instance *from,
         into->birth = from->birth;
     if (from->last_traversal > into->last_traversal)
         into->last_traversal = from->last_traversal;
-    free(from->intervals);
+    u64map_free(&from->intervals);
     free(from->insns);
-    from->intervals = NULL;
     from->insns = NULL;
-    from->nintervals = from->ninsns = from->cap_intervals = from->cap_insns = 0;
+    from->nintervals = from->ninsns = from->cap_insns = 0;
     from->merged_into = into->id;
     return 0;
 }
@@ -549,24 +558,67 @@ int rds_node_delete(rds *p, uint32_t n, uint64_t site_addr, uint64_t time)
 
 /* ---- results -------------------------------------------------------------- */
 
-static int by_count_desc(const void *a, const void *b)
+static int by_length_desc(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    uint64_t x = ((const rds_interval *)a)->length,
+             y = ((const rds_interval *)b)->length;
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-uint64_t rds_rsf(uint64_t *a, size_t n, double t)
+uint64_t rds_rsf_counted(rds_interval *iv, size_t n, double t)
 {
-    uint64_t total = 0, sum = 0;
+    double total = 0, need, sum = 0;
     for (size_t i = 0; i < n; i++)
-        total += a[i];
-    if (!total)
+        total += (double)iv[i].length * (double)iv[i].count;
+    if (total == 0)
         return 0;
-    qsort(a, n, sizeof *a, by_count_desc);
-    for (size_t k = 0; k < n; k++)
-        if ((double)(sum += a[k]) >= t * (double)total)
-            return k + 1;
-    return n;   /* t * total rounded above total: every interval */
+    need = t * total;
+    qsort(iv, n, sizeof *iv, by_length_desc);
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        double all = (double)iv[i].length * (double)iv[i].count;
+        if (sum + all >= need) {
+            /* Only as many of this length as still needed. */
+            uint64_t more = (uint64_t)((need - sum) / (double)iv[i].length);
+            while ((double)more * (double)iv[i].length < need - sum)
+                more++;
+            return k + (more ? more : 1);
+        }
+        sum += all;
+        k += iv[i].count;
+    }
+    return k;   /* t * total rounded above total: every interval */
+}
+
+uint64_t rds_rsf(const uint64_t *a, size_t n, double t)
+{
+    rds_interval *iv = malloc((n ? n : 1) * sizeof *iv);
+    if (!iv)
+        return 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i])
+            iv[m++] = (rds_interval){ a[i], 1 };
+    uint64_t k = rds_rsf_counted(iv, m, t);
+    free(iv);
+    return k;
+}
+
+/* The RSF of an instance from its intervals. */
+static int instance_rsf(rds_instance *in, double t)
+{
+    rds_interval *iv = malloc((in->intervals.count ? in->intervals.count : 1) *
+                              sizeof *iv);
+    if (!iv)
+        return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < in->intervals.cap; i++)
+        if (in->intervals.slots[i].used)
+            iv[m++] = (rds_interval){ in->intervals.slots[i].key,
+                                      (uintptr_t)in->intervals.slots[i].value };
+    in->rsf = rds_rsf_counted(iv, m, t);
+    free(iv);
+    return 0;
 }
 
 int rds_finish(rds *p)
@@ -575,9 +627,8 @@ int rds_finish(rds *p)
         rds_instance *in = &p->inst[i];
         if (in->merged_into != RDS_NONE)
             continue;
-        if (alteration(in, in->last_change))
+        if (alteration(in, in->last_change) || instance_rsf(in, p->threshold))
             return -1;
-        in->rsf = rds_rsf(in->intervals, in->nintervals, p->threshold);
     }
     return 0;
 }

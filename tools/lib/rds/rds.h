@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/u64map.h"
 
 #define RDS_NONE UINT32_MAX       /* no node, no instance, no instruction */
 #define RDS_DEFAULT_THRESHOLD 0.99 /* the paper's t for the RSF */
@@ -72,8 +73,11 @@ typedef struct rds_instance {
     uint64_t death;           /* time its last live node was freed (0: alive) */
     uint32_t last_src, last_dst;   /* the previous traversal */
     uint64_t current;         /* traversals since the last alteration */
-    uint64_t *intervals;      /* traversals of each closed interval (> 0) */
-    size_t nintervals, cap_intervals;
+    u64map intervals;         /* closed intervals: traversals in one (> 0)
+                              * -> how many intervals had that many (as
+                              * uintptr_t): exact, and small however many
+                              * alterations there are */
+    uint64_t nintervals;      /* closed intervals with traversals */
     rds_insn *insns;          /* instructions acting on it */
     size_t ninsns, cap_insns;
     uint64_t rsf;             /* set by rds_finish (0: never traversed) */
@@ -142,8 +146,18 @@ typedef struct rds_stats {
 } rds_stats;
 const rds_stats *rds_get_stats(const rds *p);
 
-/* The RSF of interval traversal counts: the fewest intervals holding at
- * least t of all traversals (0 for none). Sorts a (descending). */
-uint64_t rds_rsf(uint64_t *a, size_t n, double t);
+/* Intervals of one length, for the RSF. */
+typedef struct rds_interval {
+    uint64_t length;          /* traversals in each */
+    uint64_t count;           /* intervals of that length */
+} rds_interval;
+
+/* The RSF of intervals: the fewest of them holding at least t of all
+ * traversals (0 for none). Sorts iv (longest first). */
+uint64_t rds_rsf_counted(rds_interval *iv, size_t n, double t);
+
+/* The same for plain interval lengths (a[i]: traversals of interval i). 0,
+ * or 0 also when out of memory. */
+uint64_t rds_rsf(const uint64_t *a, size_t n, double t);
 
 #endif /* MEMREC_RDS_H */
