@@ -11,14 +11,16 @@ CREATE TABLE IF NOT EXISTS rds_summary (
     run_start      INTEGER NOT NULL,  -- time of the trace's first event
     run_end        INTEGER NOT NULL,  -- time of its last
     accesses       INTEGER NOT NULL,  -- data accesses through the cache model
-    pointer_accesses INTEGER NOT NULL,-- 8-byte loads and stores from a heap object
-                                      -- whose value points into another live one
+    pointer_accesses INTEGER NOT NULL,-- 8-byte stores into a heap object of a pointer into
+                                      -- another live one, and such loads from objects in an
+                                      -- instance (a load from an object in none is not looked at)
     nodes          INTEGER NOT NULL,  -- heap objects that took part in such a pointer
     edges_added    INTEGER NOT NULL,  -- edge_add events (a pointer stored anew)
     edges_removed  INTEGER NOT NULL,  -- edges overwritten, or gone with a freed end
     edges_queued   INTEGER NOT NULL,  -- edges added while their sites shared no RDS type
     edges_dequeued INTEGER NOT NULL,  -- of those, joined to an instance later (the SCC grew)
-    traversals     INTEGER NOT NULL,  -- edge_traverse events (pointer-chasing loads)
+    traversals     INTEGER NOT NULL,  -- edge_traverse events: pointer loads from objects in an
+                                      -- instance, into another node
     rds_traversals INTEGER NOT NULL,  -- of those, within an instance
     ssg_edges      INTEGER NOT NULL,  -- edges of the static shape graph
     threshold      REAL NOT NULL,     -- the RSF's t

@@ -25,6 +25,8 @@ struct rds_feed {
  * 0 while it has taken part in no pointer. */
 typedef struct obj_rds {
     uint32_t node1;
+    uint32_t joined;          /* 1 once its node is in an instance (it
+                               * stays in one while the object lives) */
 } obj_rds;
 
 /* Each instruction's record (objrel user bytes): the lookup cache of the
@@ -127,12 +129,17 @@ static int word_access(rds_feed *f, const access_exec *x, uint32_t i,
     obj_object *o = objrel_find(f->rel, x, i, addr);
     if (o->group->kind != OBJ_HEAP)
         return 0;
+    obj_rds *ou = obj_user(o);
+    /* A load from an object in no instance is no traversal of one: known
+     * before the value is looked up. */
+    if (a->kind != MR_STORE && !ou->joined &&
+        !(ou->node1 && (ou->joined = rds_node_in_instance(f->prof, ou->node1 - 1))))
+        return 0;
     insn_rds *ir = objrel_access_user(x, i);
     obj_object *v = in_heap ? objmap_find(objrel_map(f->rel), &ir->value_cache,
                                           x->ev->tid, a->value) : o;
     int pointer = v->group->kind == OBJ_HEAP && v != o;
     f->stats.heap_pointers += pointer;
-    obj_rds *ou = obj_user(o);
     if (a->kind == MR_STORE) {
         /* A store of no pointer only matters to a node holding edges. */
         if (!pointer && (!ou->node1 || !rds_node_has_edges(f->prof, ou->node1 - 1)))

@@ -31,8 +31,9 @@ typedef struct rds_feed_stats {
     uint64_t accesses;        /* data accesses (through the cache) */
     uint64_t word_accesses;   /* 8-byte loads and stores */
     uint64_t valued;          /* of those, with a recorded value */
-    uint64_t heap_pointers;   /* of those, heap address holding a value in
-                               * another live heap object */
+    uint64_t heap_pointers;   /* of those, stores into a heap object of a
+                               * pointer into another live one, and such
+                               * loads from objects in an instance */
     uint64_t first_time, last_time;   /* trace times of the first and last
                                        * events (the run's extent) */
 } rds_feed_stats;

@@ -501,6 +501,11 @@ int rds_store(rds *p, uint32_t src, uint64_t offset, uint32_t dst,
     return rc || (changed && revisit(p, time)) ? -1 : 0;
 }
 
+int rds_node_in_instance(rds *p, uint32_t n)
+{
+    return p->nodes[uf_find(&p->uf, n)].instance != RDS_NONE;
+}
+
 int rds_traverse(rds *p, uint32_t src, uint32_t dst, uint32_t insn,
                  uint32_t latency, uint64_t time)
 {

@@ -98,6 +98,9 @@ uint32_t rds_node_new(rds *p, uint32_t site, uint64_t alloc_time);
  * remove one): the caller's fast test before rds_store with no pointer. */
 int rds_node_has_edges(const rds *p, uint32_t node);
 
+/* Whether node is in an instance now (then until it is freed). */
+int rds_node_in_instance(rds *p, uint32_t node);
+
 /* A store at time into field `offset` of node src: dst is the node the
  * stored value points into (RDS_NONE: not a pointer to another live heap
  * object). Removes the edge the field held, adds src -> dst (edge_add).
