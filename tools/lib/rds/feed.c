@@ -191,6 +191,9 @@ int rds_feed_event(rds_feed *f, const mr_event *ev)
     int n = objrel_event(f->rel, ev, &x);
     if (n <= 0 || f->failed)
         return n < 0 || f->failed ? -1 : 0;
+    /* Counters and bounds in locals: word_access may write through f, so
+     * the compiler could not keep them in registers otherwise. */
+    uint64_t words = 0, valued = 0, lo = f->heap_lo, span = f->heap_span;
     for (uint64_t j = 0; j < x.repeat; j++)
         for (uint32_t i = 0; i < x.n; i++) {
             const mr_access *a = &x.acc[i];
@@ -198,19 +201,21 @@ int rds_feed_event(rds_feed *f, const mr_event *ev)
             unsigned level = cache_access(f->cache, addr, a->size ? a->size : 1,
                                           a->kind == MR_STORE ? CACHE_WRITE
                                                               : CACHE_READ);
-            f->stats.accesses++;
             if (a->size != 8 || a->kind == MR_MODIFY)
                 continue;
-            f->stats.word_accesses++;
+            words++;
             if (!a->has_value)
                 continue;
-            f->stats.valued++;
-            if (addr - f->heap_lo >= f->heap_span)
+            valued++;
+            if (addr - lo >= span)
                 continue;       /* not in the heap: no node's field */
             uint64_t t = access_time(&x, i, j);
             if (word_access(f, &x, i, addr, cache_latency(f->cache, level), t))
                 return -1;
         }
+    f->stats.accesses += x.repeat * x.n;
+    f->stats.word_accesses += words;
+    f->stats.valued += valued;
     uint64_t end = x.ev->time + x.repeat * x.ev->u.exec.period;
     if (end > f->stats.last_time)
         f->stats.last_time = end;
