@@ -40,6 +40,18 @@ check_eq "chase: the deleting free's call site" "chase_free" \
   "$(q "SELECT substr(name, 1, instr(name, ':') - 1) FROM rds_instance_frees")"
 grep -q "^RDS types 1, instances 1$" "$TMP/out"
 check_eq "chase: the report's summary line" 0 $?
+# Each node's next field is read right after its payload, in the same line:
+# every traversal's load hits D1, at D1's latency.
+check_eq "chase: traversals hit D1 (1 cycle)" "1.0" "$(q "SELECT avg_latency FROM rds_instances")"
+check_eq "chase: the paper's Table 1 hierarchy by default" \
+  "D1 16384,4,64 lat 1 lru; L2 262144,8,128 lat 6 lru; L3 1572864,12,128 lat 13 lru; memory lat 100" \
+  "$(q "SELECT cache FROM rds_summary")"
+# Another hierarchy: its D1 latency is what every traversal costs.
+"$BIN/trace-rds" -q --db "$db" --D1=1K,2,64,3 --L2=2K,2,64,7 --L3=4K,2,64,20 \
+  --memory-latency=500 "$t" >/dev/null
+check_eq "chase: cache options reach the model" "D1 1024,2,64 lat 3 lru; L2 2048,2,64 lat 7 lru; L3 4096,2,64 lat 20 lru; memory lat 500" \
+  "$(q "SELECT cache FROM rds_summary")"
+check_eq "chase: and the latency per traversal follows" "3.0" "$(q "SELECT avg_latency FROM rds_instances")"
 
 # ---- bad input ---------------------------------------------------------------------
 "$BIN/trace-rds" --threshold=1.5 "$t" >/dev/null 2>"$TMP/err"
