@@ -66,6 +66,18 @@ check_eq "missing trace: status 1" 1 $?
 "$BIN/trace-rds" --preset=nosuch "$t" >/dev/null 2>"$TMP/err"
 check_eq "unknown preset: status 2" 2 $?
 
+# Truncated: a warning and a profile marked incomplete; with --strict an
+# error and the database as it was.
+head -c $(( $(stat -c %s "$t") / 2 )) "$t" > "$TMP/cut.trace"
+sum=$(md5sum < "$db")
+"$BIN/trace-rds" -q --strict --db "$db" "$TMP/cut.trace" >/dev/null 2>"$TMP/err"
+check_eq "truncated, --strict: status 1" 1 $?
+check_eq "truncated, --strict: the database as it was" "$sum" "$(md5sum < "$db")"
+"$BIN/trace-rds" -q --db "$db" "$TMP/cut.trace" >/dev/null 2>"$TMP/err"
+check_eq "truncated: status 0" 0 $?
+check "truncated: one warning line" grep -q "warning: truncated" "$TMP/err"
+check_eq "truncated: its run is marked incomplete" 0 "$(q "SELECT complete FROM runs ORDER BY id DESC LIMIT 1")"
+
 # ---- recorded samples --------------------------------------------------------------
 if [ ! -x "$SAMPLES/rds_shapes" ] || ! command -v valgrind >/dev/null ||
    ! ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1; then
