@@ -10,4 +10,5 @@ set xlabel "RDS stability factor"
 set ylabel "pointer-chasing loads (cumulative %)"
 set xrange [1:10]
 set yrange [0:100]
-plot datafile using 1:2 with linespoints pt 7 lw 2 lc rgb "#1f77b4" notitle
+plot datafile using 1:2 with steps lw 2 lc rgb "#1f77b4" notitle, \
+     datafile using 1:2 with points pt 7 lc rgb "#1f77b4" notitle
