@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-rds trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-rds trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -47,6 +47,9 @@ for s in "${samples[@]}"; do
   "$BIN/trace-mempat" -q --db "$DB" "$trace" >/dev/null
   # the RDS paper's cache hierarchy (Table 1): misses, latency, curves
   "$BIN/trace-cache" -q --preset=rds --group-depth=$depth --db "$DB" "$trace" >/dev/null
+  # Larus's whole program path and WHOMP's object-relative grammars
+  "$BIN/trace-wpp" -q --db "$DB" "$trace"
+  "$BIN/trace-whomp" -q --group-depth=$depth --db "$DB" "$trace"
   # the samples with linked structures: RDS types, instances, stability
   case $name in linked_list|binary_tree|rds_shapes)
     "$BIN/trace-rds" -q --db "$DB" "$trace" >/dev/null;; esac
@@ -79,6 +82,8 @@ rds=$(run_of "rds_shapes changed 500")
 [ -n "$stencil" ] && query "stencil: share of accesses per MemPat kind" mempat_coverage --run="$stencil"
 [ -n "$stencil" ] && query "stencil: the most complex MemPat patterns" mempat_complex --run="$stencil" --limit=5
 [ -n "$list" ] && query "linked_list: groups by simulated cache latency (RDS hierarchy)" cache_worst_groups --run="$list" --limit=5
+[ -n "$list" ] && query "linked_list: hot subpaths of its whole program path" hot_subpaths --run="$list" --limit=5
+query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG)" whomp_sizes
 [ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
 [ -n "$rds" ] && query "rds_shapes changed: RDS instances and their stability" rds_instances --run="$rds" --limit=5
 
@@ -101,6 +106,8 @@ plot() {  # file, trace-plot arguments
 [ -n "$pc" ] && plot prodcons-groups.svg groups --run="$pc"
 [ -n "$stencil" ] && plot stencil-cache-curves.png cache_curves --run="$stencil"
 [ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
+plot whomp-omsg-rasg.png whomp
+[ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
 [ -n "$tree" ] && plot binary_tree-rds-live.png rds_live --run="$tree"
 [ -n "$rds" ] && plot rds_shapes-rds-rsf.png rds_rsf --run="$rds"
 echo

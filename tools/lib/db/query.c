@@ -140,6 +140,31 @@ static int collect(sqlite3_stmt *st, table *t, int tsv)
     return rc;
 }
 
+/* "query: what SQLite said", with the way out when the query needs tables
+ * that a database older than this memrec lacks (opened read-only, it was
+ * not upgraded). */
+static void query_error(pdb *db, char *err, size_t errlen)
+{
+    sqlite3 *h = pdb_sqlite(db);
+    sqlite3_stmt *st;
+    int version = PDB_SCHEMA_VERSION;
+    const char *msg = sqlite3_errmsg(h);
+    int missing = strncmp(msg, "no such table", 13) == 0;
+    char what[256];
+    snprintf(what, sizeof what, "%s", msg);
+    if (missing && sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            version = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+    }
+    if (missing && version < PDB_SCHEMA_VERSION)
+        snprintf(err, errlen, "query: %s (the database has schema version %d, this "
+                 "memrec %d: 'trace-db FILE upgrade' brings it up to date)",
+                 what, version, PDB_SCHEMA_VERSION);
+    else
+        snprintf(err, errlen, "query: %s", what);
+}
+
 int pdb_print_sql(pdb *db, const char *sql, const pdb_param *p, int np,
                   int tsv, FILE *out, char *err, size_t errlen)
 {
@@ -148,7 +173,7 @@ int pdb_print_sql(pdb *db, const char *sql, const pdb_param *p, int np,
     while (tail && *tail) {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(h, tail, -1, &st, &tail) != SQLITE_OK) {
-            snprintf(err, errlen, "query: %s", sqlite3_errmsg(h));
+            query_error(db, err, errlen);
             return -1;
         }
         if (!st)
