@@ -9,7 +9,7 @@ SELECT i.id                                    AS instance,
        i.forward_edges                         AS fwd,
        i.backward_edges                        AS bwd,
        i.accesses                              AS accesses,
-       printf('%.2f', i.avg_latency)           AS avg_latency,
+       round(i.avg_latency, 2)                 AS avg_latency,
        printf('%.2f', 100 * i.norm_lifetime)   AS lifetime_pct,
        i.rsf                                   AS rsf,
        i.pattern                               AS pattern

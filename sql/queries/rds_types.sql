@@ -11,7 +11,7 @@ SELECT t.id                                   AS type,
        printf('%.1f', t.avg_size)             AS avg_size,
        printf('%.2f', 100 * t.avg_lifetime)   AS avg_lifetime_pct,
        t.accesses                             AS accesses,
-       printf('%.2f', t.avg_latency)          AS avg_latency
+       round(t.avg_latency, 2)                AS avg_latency
 FROM rds_types t
 WHERE t.run = coalesce(:run, (SELECT max(id) FROM runs))
 ORDER BY t.accesses DESC, t.id;
