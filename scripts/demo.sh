@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-rds trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -30,6 +30,7 @@ samples=(
   "stencil 17 4"            # Himeno-style Jacobi over 14 arrays
   "prodcons 2000"           # two threads through a ring buffer
   "static_arrays 2"         # static and global arrays, found by their symbols
+  "rds_shapes changed 500"  # a list changed between its walks (RDS stability)
 )
 echo "== recording and profiling into $DB"
 for s in "${samples[@]}"; do
@@ -49,6 +50,9 @@ for s in "${samples[@]}"; do
   # Larus's whole program path and WHOMP's object-relative grammars
   "$BIN/trace-wpp" -q --db "$DB" "$trace"
   "$BIN/trace-whomp" -q --group-depth=$depth --db "$DB" "$trace"
+  # the samples with linked structures: RDS types, instances, stability
+  case $name in linked_list|binary_tree|rds_shapes)
+    "$BIN/trace-rds" -q --db "$DB" "$trace" >/dev/null;; esac
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -65,6 +69,7 @@ echo "== runs"
 "$BIN/trace-db" "$DB" runs | cut -c1-150 | sed 's/^/   /'
 list=$(run_of linked_list) tree=$(run_of binary_tree) sa=$(run_of struct_array)
 stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
+rds=$(run_of "rds_shapes changed 500")
 [ -n "$list" ] && query "linked_list: hottest groups" hot_groups --run="$list" --limit=5
 [ -n "$list" ] && query "linked_list: the fields of the node group by heat" group_fields --run="$list"
 [ -n "$list" ] && query "linked_list: instructions that touch many nodes" insn_many_objects --run="$list" --limit=6
@@ -79,6 +84,8 @@ stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
 [ -n "$list" ] && query "linked_list: groups by simulated cache latency (RDS hierarchy)" cache_worst_groups --run="$list" --limit=5
 [ -n "$list" ] && query "linked_list: hot subpaths of its whole program path" hot_subpaths --run="$list" --limit=5
 query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG)" whomp_sizes
+[ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
+[ -n "$rds" ] && query "rds_shapes changed: RDS instances and their stability" rds_instances --run="$rds" --limit=5
 
 echo
 echo "== plots in $OUT"
@@ -134,5 +141,7 @@ if [ -e "$LDB" ]; then
   "$BIN/trace-plot" leap_strides --db "$LDB" -o "$OUT/leap_strides.png" >/dev/null &&
     echo "   $OUT/leap_strides.png"
 fi
+[ -n "$tree" ] && plot binary_tree-rds-live.png rds_live --run="$tree"
+[ -n "$rds" ] && plot rds_shapes-rds-rsf.png rds_rsf --run="$rds"
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"

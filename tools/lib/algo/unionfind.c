@@ -76,6 +76,15 @@ uint32_t uf_union(unionfind *u, uint32_t a, uint32_t b)
     return ra;
 }
 
+void uf_reset(unionfind *u, uint32_t id)
+{
+    if (u->parent[id] != id) {
+        u->parent[id] = id;
+        u->sets++;
+    }
+    u->size[id] = 1;
+}
+
 int uf_same(unionfind *u, uint32_t a, uint32_t b)
 {
     return uf_find(u, a) == uf_find(u, b);

@@ -47,6 +47,12 @@ uint32_t uf_find(unionfind *u, uint32_t id);
  * sets join. */
 uint32_t uf_union(unionfind *u, uint32_t a, uint32_t b);
 
+/* Makes id a set of its own again, for reuse. Only for the members of a
+ * set that is reset whole (none of them is reached again through another
+ * id): the RDS profiler recycles the nodes of an instance whose objects
+ * are all freed. */
+void uf_reset(unionfind *u, uint32_t id);
+
 /* 1 when a and b are in the same set. */
 int uf_same(unionfind *u, uint32_t a, uint32_t b);
 
