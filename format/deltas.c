@@ -17,7 +17,7 @@
 /* Group kinds: 0-64 a packed group of that field width, or: */
 #define MR_DELTA_REST 254u       /* the rest of the stream is svarints */
 #define MR_DELTA_VARINTS 255u    /* a group of svarints */
-#define MR_DELTA_SKIP 8u         /* chunks untried after a clear loss */
+#define MR_DELTA_SKIP 8u         /* most chunks left untried after clear losses */
 
 /* A little-endian 64-bit word at p (unaligned). */
 static inline uint64_t load_le64(const uint8_t *p)
@@ -209,10 +209,18 @@ int mr_deltas_pack(mr_delta_packer *pk, mr_buf *out, const uint8_t *in, size_t l
     }
     /* Grouping and the two trials cost a quarter of the writer's time on
      * programs whose deltas never pack (gzip: every chunk keeps varints).
-     * Deltas change character slowly: when packing lost by 10% or more,
-     * the next MR_DELTA_SKIP chunks keep their varints untried. */
-    if (packed * 10 >= plain * 11)
-        pk->skip = MR_DELTA_SKIP;
+     * After k clear losses in a row (packing 10% or more larger) the next
+     * 2^(k-1) chunks, at most MR_DELTA_SKIP, keep their varints untried; a
+     * trial that does not lose clearly starts the count again, so streams
+     * whose phases alternate (random then sequential) keep being packed. */
+    if (packed * 10 >= plain * 11) {
+        pk->losses += pk->losses < 31;
+        pk->skip = 1u << (pk->losses - 1);
+        if (pk->skip > MR_DELTA_SKIP)
+            pk->skip = MR_DELTA_SKIP;
+    } else {
+        pk->losses = 0;
+    }
     return 0;
 }
 

@@ -497,7 +497,8 @@ typedef struct mr_delta_packer {   /* the writer's scratch, zeroed at start */
     mr_buf trial;      /* a candidate compressed, for its size */
     ZSTD_CCtx *cctx;   /* the trial compression's */
     uint32_t skip;     /* chunks left that keep varints untried: packing
-                        * lost clearly in the latest trial */
+                        * lost clearly in the latest trials */
+    uint32_t losses;   /* clear losses in a row, for the next skip */
 } mr_delta_packer;
 int mr_deltas_pack(mr_delta_packer *pk, mr_buf *out, const uint8_t *in, size_t len,
                    const uint8_t *values, size_t nvalues);
