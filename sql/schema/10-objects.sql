@@ -70,8 +70,9 @@ CREATE TABLE IF NOT EXISTS instr_groups (
     site         INTEGER NOT NULL REFERENCES alloc_sites(id),   -- the group it touched
     accesses     INTEGER NOT NULL,  -- executions of the instruction that touched the group
     bytes        INTEGER NOT NULL,  -- bytes moved by those executions
-    objects      INTEGER,           -- distinct objects touched; NULL for stack and unknown
-    offsets      INTEGER,           -- distinct offsets touched; NULL for stack and unknown
+    objects      INTEGER,           -- distinct objects touched; NULL for stack and unknown (exact, or a
+                                    -- HyperLogLog estimate within a few percent for big sets, see base/distinct.h)
+    offsets      INTEGER,           -- distinct offsets touched; NULL for stack and unknown (likewise)
     first_access INTEGER NOT NULL,  -- time of the first such access
     last_access  INTEGER NOT NULL,  -- time of the last such access
     PRIMARY KEY (run, instruction, site)

@@ -8,6 +8,25 @@
 #define HLL_BITS 12
 #define HLL_REGS (1u << HLL_BITS)
 
+/* Bitmap bytes past DISTINCT_FREE_BYTES that live sets hold, and the most
+ * they may hold. Process-wide: the tools are single-threaded, and the
+ * bound that matters is the process's memory, not one set's. */
+static uint64_t budget_used, budget_limit = DISTINCT_BUDGET;
+
+/* What a bitmap of nwords words costs the budget. */
+static uint64_t excess(uint64_t nwords)
+{
+    uint64_t bytes = nwords * sizeof(uint64_t);
+    return bytes > DISTINCT_FREE_BYTES ? bytes - DISTINCT_FREE_BYTES : 0;
+}
+
+void distinct_set_budget(uint64_t bytes) { budget_limit = bytes; }
+
+uint64_t distinct_budget_left(void)
+{
+    return budget_used < budget_limit ? budget_limit - budget_used : 0;
+}
+
 static uint64_t mix64(uint64_t x)
 {
     x ^= x >> 33;
@@ -37,6 +56,7 @@ static int to_hll(distinct *b)
     for (uint64_t w = 0; w < b->nwords; w++)
         for (uint64_t x = b->w[w]; x; x &= x - 1)
             distinct_hll_add(b->hll, w * 64 + (uint64_t)__builtin_ctzll(x));
+    budget_used -= excess(b->nwords);
     free(b->w);
     b->w = NULL;
     b->nwords = 0;
@@ -49,23 +69,27 @@ int distinct_add_slow(distinct *b, uint64_t bit)
         distinct_hll_add(b->hll, bit);
         return 0;
     }
-    if (bit >= DISTINCT_EXACT) {
+    /* past the exact range, or a growth the budget cannot pay: a sketch */
+    uint64_t w = bit >> 6, n = b->nwords ? b->nwords : 1, more = 0;
+    if (bit < DISTINCT_EXACT) {
+        while (n <= w)
+            n *= 2;
+        more = excess(n) - excess(b->nwords);
+    }
+    if (bit >= DISTINCT_EXACT || more > distinct_budget_left()) {
         if (to_hll(b) < 0)
             return -1;
         distinct_hll_add(b->hll, bit);
         return 0;
     }
-    uint64_t w = bit >> 6;
     if (w >= b->nwords) {
-        uint64_t n = b->nwords ? b->nwords : 1;
-        while (n <= w)
-            n *= 2;
         uint64_t *nw = realloc(b->w, n * sizeof *nw);
         if (!nw)
             return -1;
         memset(nw + b->nwords, 0, (n - b->nwords) * sizeof *nw);
         b->w = nw;
         b->nwords = n;
+        budget_used += more;
     }
     uint64_t m = 1ull << (bit & 63);
     if (!(b->w[w] & m)) {
@@ -96,6 +120,7 @@ uint64_t distinct_count(const distinct *b)
 
 void distinct_free(distinct *b)
 {
+    budget_used -= excess(b->nwords);
     free(b->w);
     free(b->hll);
     memset(b, 0, sizeof *b);

@@ -6,6 +6,15 @@
  * at random costs neither 1/8 of its size in memory nor a cache miss per
  * access.
  *
+ * Memory: a bitmap of up to DISTINCT_FREE_BYTES (the size of the sketch)
+ * costs nothing more than the sketch would; a larger one draws its excess
+ * from one budget shared by every set of the process (DISTINCT_BUDGET by
+ * default, distinct_set_budget). When the budget cannot pay for a bitmap's
+ * growth, that set becomes a sketch instead. So thousands of sets over one
+ * large array (every instruction of a program walking the same 1 MiB
+ * block) cost at most the budget plus 4 KiB each, not 128 KiB each; the
+ * sets that grew first, and every small one, stay exact.
+ *
  * A zeroed struct is an empty set. distinct_add is inline because it runs
  * several times per memory access in the profiles.
  */
@@ -15,6 +24,8 @@
 #include <stdint.h>
 
 #define DISTINCT_EXACT (1u << 20)
+#define DISTINCT_FREE_BYTES 4096u          /* = the sketch's registers */
+#define DISTINCT_BUDGET (64ull << 20)       /* bitmap bytes beyond the free */
 
 typedef struct distinct {
     uint64_t *w;            /* bitmap words, NULL until the first member */
@@ -52,7 +63,15 @@ uint64_t distinct_count(const distinct *b);
 /* 1 while the count is exact. */
 static inline int distinct_exact(const distinct *b) { return !b->hll; }
 
-/* Frees the set's memory and empties it. */
+/* Frees the set's memory and empties it (its bitmap's excess returns to
+ * the budget). */
 void distinct_free(distinct *b);
+
+/* Sets the process-wide budget for bitmap bytes beyond DISTINCT_FREE_BYTES
+ * per set (what the bitmaps of live sets use already counts against it),
+ * and reads what is left of it. For tests and for callers that know their
+ * memory better. */
+void distinct_set_budget(uint64_t bytes);
+uint64_t distinct_budget_left(void);
 
 #endif /* MEMREC_DISTINCT_H */

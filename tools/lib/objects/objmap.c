@@ -2,6 +2,7 @@
  * objmap.h for the rules. */
 #include "objects/objmap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -66,6 +67,9 @@ struct objmap {
 
     obj_group **groups;
     uint32_t ngroups, capgroups;
+    char **module_names;    /* module id -> its file's name, NULL if unseen:
+                             * static groups are named module:symbol */
+    size_t capmodule_names;
     site_slot *sites;       /* hash of heap groups by frames */
     size_t nsites, capsites;
     obj_group **by_stack;   /* stack id -> its group (cache) */
@@ -811,12 +815,41 @@ static int on_heap(objmap *m, const mr_event *ev)
     }
 }
 
+/* Remembers a module's file name (the part after the last '/'). */
+static int on_module(objmap *m, const mr_module *mod)
+{
+    if (ARRAY_FIT(m->module_names, m->capmodule_names, (size_t)mod->id + 1) < 0)
+        return -1;
+    const char *path = mod->path ? mod->path : "?";
+    const char *slash = strrchr(path, '/');
+    free(m->module_names[mod->id]);
+    return (m->module_names[mod->id] = strdup(slash ? slash + 1 : path)) ? 0 : -1;
+}
+
+/* "module:symbol": a data symbol named like a kind (`stack`) or like one
+ * of another module never takes their name. The recorder's own names of
+ * unnamed stretches (`file:section`) already start with the module. */
+static char *static_name(const objmap *m, const mr_dataobj *d)
+{
+    const char *sym = d->name ? d->name : "?";
+    const char *mod = d->module < m->capmodule_names ? m->module_names[d->module] : NULL;
+    size_t k = mod ? strlen(mod) : 0;
+    if (!mod || (strncmp(sym, mod, k) == 0 && sym[k] == ':'))
+        return strdup(sym);
+    char *name = malloc(k + strlen(sym) + 2);
+    if (name)
+        sprintf(name, "%s:%s", mod, sym);
+    return name;
+}
+
 static int on_dataobj(objmap *m, const mr_dataobj *d)
 {
     obj_object *same = map_find(m, d->addr);
     if (same && same->addr == d->addr && same->size == d->size)
         return 0;           /* an alias (two symbols, one object) */
-    obj_group *g = named_group(m, OBJ_STATIC, d->name);
+    char *name = static_name(m, d);
+    obj_group *g = name ? named_group(m, OBJ_STATIC, name) : NULL;
+    free(name);
     if (!g)
         return -1;
     g->addr = d->addr;
@@ -990,6 +1023,8 @@ int objmap_event(objmap *m, const mr_event *ev)
         return on_heap(m, ev);
     case MR_EV_DATAOBJ:
         return on_dataobj(m, ev->u.dataobj);
+    case MR_EV_MODULE:
+        return on_module(m, ev->u.module);
     default:
         return 0;
     }
@@ -1040,6 +1075,9 @@ void objmap_free(objmap *m)
         free(m->groups[i]);
     }
     free(m->groups);
+    for (size_t i = 0; i < m->capmodule_names; i++)
+        free(m->module_names[i]);
+    free(m->module_names);
     free(m->sites);
     free(m->by_stack);
     for (uint32_t i = 0; i < m->nwins; i++)

@@ -21,12 +21,16 @@
  * __GI_ forms, and anything in Valgrind's vg_replace_malloc.c. This needs
  * the trace's symbols (objmap_options.reader); without a reader frame 0 is
  * taken as the call site. Each static data object of the trace is a group
- * of its own with one object, serial 0, named as the recorder names it
- * (recorder/encoder_elf.c): a data symbol of a module (from its symbol
+ * of its own with one object, serial 0, named `module:name` (module: the
+ * file name of its module, so that libpython's data symbol `stack` is
+ * `libpython3.11.so.1.0:stack`, never the `stack` group, and memrec's own
+ * preload data reads `vgpreload_memrec-amd64-linux.so:info`), name as the
+ * recorder names it (recorder/encoder_elf.c): a data symbol of a module (from its symbol
  * table or from its separate debug file in /usr/lib/debug/.build-id), or
  * a stretch of a module's data sections that no symbol covers, named
  * `file:section` (file: the module's file name), or `file:section+0xOFF`
- * when it starts OFF bytes into the section, or `file:(ELF headers)`.
+ * when it starts OFF bytes into the section, or `file:(ELF headers)`
+ * (these already start with the module and are kept as they are).
  * realloc keeps the object (and its serial): only its address and size
  * change.
  *

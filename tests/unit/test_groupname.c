@@ -1,0 +1,139 @@
+/*
+ * test_groupname.c: names of groups that cannot collide and say where
+ * things are (issue 14). A data symbol named like a kind (libpython's
+ * `stack`) is named module:symbol and never takes the name of the stack
+ * group; the recorder's unnamed stretches (`file:section`) keep their
+ * name; a module seen again under the same id is renamed; C++ function
+ * names are shortened the way profilers show them, whatever their length.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base/symbolize.h"
+#include "objects/groupname.h"
+#include "objects/objmap.h"
+
+static void feed(objmap *m, mr_event_kind kind, const void *what)
+{
+    mr_event ev = {0};
+    ev.kind = kind;
+    if (kind == MR_EV_MODULE)
+        ev.u.module = what;
+    else
+        ev.u.dataobj = what;
+    assert_int_equal(objmap_event(m, &ev), 0);
+}
+
+/* The group of the object at addr, by name. */
+static const char *name_at(objmap *m, uint64_t addr, char *buf, size_t n)
+{
+    obj_cache c = {0};
+    const obj_object *o = objmap_find(m, &c, 1, addr);
+    assert_non_null(o);
+    return obj_group_name(NULL, o->group, buf, n);
+}
+
+static void test_static_names_collide_never(void **state)
+{
+    (void)state;
+    objmap_options opts = {0};
+    objmap *m = objmap_new(&opts);
+    assert_non_null(m);
+    mr_module py = {0, "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0", 0x7000000, 0x100000, 0};
+    mr_module app = {1, "app", 0x400000, 0x1000, 0};
+    feed(m, MR_EV_MODULE, &py);
+    feed(m, MR_EV_MODULE, &app);
+    mr_dataobj stack = {"stack", 0x7200000, 24, 0};
+    mr_dataobj bss = {"libpython3.11.so.1.0:.bss+0x40", 0x7200040, 64, 0};
+    mr_dataobj app_stack = {"stack", 0x600000, 8, 1};
+    mr_dataobj orphan = {"lost", 0x610000, 8, 9};     /* module never seen */
+    feed(m, MR_EV_DATAOBJ, &stack);
+    feed(m, MR_EV_DATAOBJ, &bss);
+    feed(m, MR_EV_DATAOBJ, &app_stack);
+    feed(m, MR_EV_DATAOBJ, &orphan);
+    char buf[SYM_BUF];
+    assert_string_equal(name_at(m, 0x7200000, buf, sizeof buf), "libpython3.11.so.1.0:stack");
+    assert_string_equal(name_at(m, 0x7200040, buf, sizeof buf), "libpython3.11.so.1.0:.bss+0x40");
+    assert_string_equal(name_at(m, 0x600000, buf, sizeof buf), "app:stack");
+    assert_string_equal(name_at(m, 0x610000, buf, sizeof buf), "lost");
+    /* no static group is named like a kind */
+    for (uint32_t i = 0; i < objmap_ngroups(m); i++) {
+        const obj_group *g = objmap_group(m, i);
+        obj_group_name(NULL, g, buf, sizeof buf);
+        if (g->kind == OBJ_STATIC)
+            for (int k = OBJ_HEAP; k <= OBJ_UNKNOWN; k++)
+                assert_string_not_equal(buf, obj_kind_name(k));
+    }
+    /* a module id reused by a later mapping names the later objects */
+    mr_module again = {1, "/opt/other", 0x800000, 0x1000, 0};
+    feed(m, MR_EV_MODULE, &again);
+    mr_dataobj later = {"stack", 0x620000, 8, 1};
+    feed(m, MR_EV_DATAOBJ, &later);
+    assert_string_equal(name_at(m, 0x620000, buf, sizeof buf), "other:stack");
+    objmap_free(m);
+}
+
+static const char *shorten(const char *full)
+{
+    static char buf[SYM_BUF];
+    return obj_short_function(full, buf, sizeof buf);
+}
+
+static void test_short_functions(void **state)
+{
+    (void)state;
+    assert_string_equal(shorten("main"), "main");
+    assert_string_equal(shorten("grid"), "grid");
+    assert_string_equal(
+        shorten("void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>"
+                "(__gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > >, int const&)"),
+        "void std::vector<...>::_M_realloc_insert<...>");
+    assert_string_equal(shorten("std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, int> >, "
+                                "std::less<int>, std::allocator<std::pair<int const, int> > >::_M_get_node()"),
+                        "std::_Rb_tree<...>::_M_get_node");
+    assert_string_equal(shorten("operator<<(std::ostream&, Foo const&)"), "operator<<");
+    assert_string_equal(shorten("Foo::operator()(int) const"), "Foo::operator()");
+    assert_string_equal(shorten("Foo::operator<(Foo const&) const"), "Foo::operator<");
+    assert_string_equal(shorten("operator new(unsigned long)"), "operator new");
+    assert_string_equal(shorten("(anonymous namespace)::helper(int)"), "(anonymous namespace)::helper");
+    assert_string_equal(shorten("f(int)::{lambda()#1}::operator()() const"), "f::{lambda#1}::operator()");
+    assert_string_equal(shorten("compress_block [clone .constprop.0]"), "compress_block");
+    assert_string_equal(shorten("Outer<Inner<int> >::go(std::vector<std::string>) &&"), "Outer<...>::go");
+}
+
+/* A name far longer than the buffer: cut to fit, never overrun; one whose
+ * template arguments are most of it comes out short. */
+static void test_long_names(void **state)
+{
+    (void)state;
+    char full[4096], small[32];
+    size_t k = 0;
+    k += (size_t)sprintf(full + k, "ns::Widget<");
+    while (k < 3000)
+        k += (size_t)sprintf(full + k, "std::map<int, std::vector<double> >, ");
+    sprintf(full + k, "int>::render(int, char const*)");
+    assert_string_equal(shorten(full), "ns::Widget<...>::render");
+    char plain[1000];
+    memset(plain, 'x', sizeof plain - 1);
+    plain[sizeof plain - 1] = 0;
+    obj_short_function(plain, small, sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    obj_short_function("operator<<", small, 4);   /* even the operator's copy fits */
+    assert_string_equal(small, "ope");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_static_names_collide_never),
+        cmocka_unit_test(test_short_functions),
+        cmocka_unit_test(test_long_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
