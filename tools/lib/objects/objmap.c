@@ -849,6 +849,8 @@ static int on_dataobj(objmap *m, const mr_dataobj *d)
         return 0;           /* an alias (two symbols, one object) */
     char *name = static_name(m, d);
     obj_group *g = name ? named_group(m, OBJ_STATIC, name) : NULL;
+    if (g)
+        g->symbol = (uint32_t)(strlen(name) - strlen(d->name ? d->name : "?"));
     free(name);
     if (!g)
         return -1;

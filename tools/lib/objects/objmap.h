@@ -120,6 +120,8 @@ typedef struct obj_group {
     char *name;             /* static: the object's name; stack/unknown:
                              * that word; heap: NULL (the caller names it
                              * by ips[0]) */
+    uint32_t symbol;        /* static: where the object's own name (the
+                             * recorder's) starts in name, after "module:" */
     uint64_t addr;          /* static: the object's address */
     uint64_t nobjects;      /* objects created so far (the next serial) */
     uint64_t max_size;      /* largest size any of its objects had */

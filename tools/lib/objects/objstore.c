@@ -175,7 +175,7 @@ void objstore_object(void *ctx, const obj_object *o, const obj_stats *st)
     sqlite3_bind_int64(q, 3, (int64_t)o->serial);
     sqlite3_bind_text(q, 4, heap ? "heap" : "static", -1, SQLITE_STATIC);
     if (!heap && o->group->name)
-        sqlite3_bind_text(q, 5, o->group->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 5, o->group->name + o->group->symbol, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 6, (int64_t)o->addr);
     sqlite3_bind_int64(q, 7, (int64_t)o->size);
     sqlite3_bind_int64(q, 8, (int64_t)o->alloc_time);
