@@ -153,8 +153,10 @@ static void test_instructions_threads_totals(void **state)
                "0x401004|walk|w.c|11|store|4|unknown|1|4|-|-|6|6;"
                "0x401100|bump|b.c|5|modify|8|make_b@b.c:20|1|8|1|1|4|4");
     check_rows(db, "SELECT tid, parent, loads, stores, bytes, heap, static, stack, unknown, "
-                   "allocs, first_access, last_access FROM threads ORDER BY tid",
-               "1|-|3|3|32|4|1|0|0|3|0|4;2|1|1|1|12|1|0|0|1|0|5|6");
+                   "allocs, first_access, last_access, instructions FROM threads ORDER BY tid",
+               /* instructions: thread 1 ran walk twice and bump (2 + 2 + 1),
+                * thread 2 walk once */
+               "1|-|3|3|32|4|1|0|0|3|0|4|5;2|1|1|1|12|1|0|0|1|0|5|6|2");
     char want[600];
     snprintf(want, sizeof want, "%s|prog --fast|4242|1700000000000000|7|4|4", trace);
     check_rows(db, "SELECT trace, command, pid, started, instructions, loads, stores "

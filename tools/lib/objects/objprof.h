@@ -92,6 +92,7 @@ typedef struct obj_tstats {
     uint64_t loads, stores, bytes;
     uint64_t by_kind[4];    /* accesses by obj_kind of the group */
     uint64_t allocs;
+    uint64_t instructions;  /* guest instructions it executed */
     uint64_t first, last;
 } obj_tstats;
 
