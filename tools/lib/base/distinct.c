@@ -77,15 +77,19 @@ int distinct_add_slow(distinct *b, uint64_t bit)
         more = excess(n) - excess(b->nwords);
     }
     if (bit >= DISTINCT_EXACT || more > distinct_budget_left()) {
-        if (to_hll(b) < 0)
+        if (to_hll(b) < 0) {
+            b->last = 0;        /* not added after all */
             return -1;
+        }
         distinct_hll_add(b->hll, bit);
         return 0;
     }
     if (w >= b->nwords) {
         uint64_t *nw = realloc(b->w, n * sizeof *nw);
-        if (!nw)
+        if (!nw) {
+            b->last = 0;
             return -1;
+        }
         memset(nw + b->nwords, 0, (n - b->nwords) * sizeof *nw);
         b->w = nw;
         b->nwords = n;

@@ -32,6 +32,9 @@ typedef struct distinct {
     uint64_t nwords;
     uint64_t count;         /* members, while exact */
     uint8_t *hll;           /* the sketch once past DISTINCT_EXACT, else NULL */
+    uint64_t last;          /* the last member added, plus one (0: none):
+                             * an instruction touching one field again and
+                             * again costs neither a hash nor a bitmap miss */
 } distinct;
 
 /* The cases the inline path leaves: a sketch, a member beyond the bitmap. */
@@ -41,6 +44,9 @@ void distinct_hll_add(uint8_t *regs, uint64_t member);
 /* Adds member; 0, or -1 when out of memory. */
 static inline int distinct_add(distinct *b, uint64_t member)
 {
+    if (b->last && b->last == member + 1)    /* 0: none, or UINT64_MAX + 1 */
+        return 0;
+    b->last = member + 1;
     uint64_t w = member >> 6;
     /* nwords is 0 once the set is a sketch; the bitmap may reach past
      * DISTINCT_EXACT (it grows by doubling), members there may not */
