@@ -79,6 +79,36 @@ static void test_static_names_collide_never(void **state)
     objmap_free(m);
 }
 
+/* Code with no symbol (a stripped library) is named by its module and the
+ * call's place in the module's file, for addr2line; code in no module
+ * stays a bare address. */
+static void test_stripped_sites(void **state)
+{
+    (void)state;
+    objmap_options opts = {0};
+    objmap *m = objmap_new(&opts);
+    assert_non_null(m);
+    mr_module lib = {0, "/usr/lib/libstripped.so.1", 0x7f0000001000, 0x10000, 0x7f0000000000};
+    feed(m, MR_EV_MODULE, &lib);
+    uint64_t ips[] = {0x7f0000002c13, 0x9999};
+    mr_stack st = {1, 2, ips};
+    mr_event ev = {0};
+    ev.kind = MR_EV_HEAP;
+    ev.u.heap.h = (mr_heap){MR_MALLOC, 0x500000, 64, 0, 0, 1};
+    ev.u.heap.stack = &st;
+    assert_int_equal(objmap_event(m, &ev), 0);
+    char buf[SYM_BUF];
+    assert_string_equal(name_at(m, 0x500000, buf, sizeof buf), "libstripped.so.1+0x2c13");
+    objmap_free(m);
+    opts.group_depth = 2;
+    m = objmap_new(&opts);
+    feed(m, MR_EV_MODULE, &lib);
+    assert_int_equal(objmap_event(m, &ev), 0);
+    assert_string_equal(name_at(m, 0x500000, buf, sizeof buf),
+                        "libstripped.so.1+0x2c13 <- 0x9999");
+    objmap_free(m);
+}
+
 static const char *shorten(const char *full)
 {
     static char buf[SYM_BUF];
@@ -132,6 +162,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_static_names_collide_never),
+        cmocka_unit_test(test_stripped_sites),
         cmocka_unit_test(test_short_functions),
         cmocka_unit_test(test_long_names),
     };

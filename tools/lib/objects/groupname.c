@@ -79,9 +79,12 @@ const char *obj_short_function(const char *full, char *buf, size_t n)
 /* "function@file:line" of a call site: the shortened function name, the
  * file the line is in (an inlined header's, when the debug information
  * says so), the line. */
-static void where(const mr_reader *r, uint64_t ip, char *buf, size_t n)
+static void where(const mr_reader *r, const obj_group *g, uint64_t ip,
+                  char *buf, size_t n)
 {
-    const mr_symbol *sym = obj_site_symbol(r, ip);
+    const mr_symbol *sym = r ? obj_site_symbol(r, ip) : NULL;
+    const char *mod;
+    uint64_t off;
     char fn[SYM_BUF];
     int k;                  /* used: a cut name is fine here, the full one
                              * is in alloc_sites */
@@ -93,6 +96,10 @@ static void where(const mr_reader *r, uint64_t ip, char *buf, size_t n)
         k = snprintf(buf, n, "%.480s:%" PRIu32, fn, sym->line);
     else if (sym && sym->function)
         k = snprintf(buf, n, "%s", fn);
+    else if (g->map && (mod = objmap_module_at(g->map, ip - 1, &off)))
+        /* stripped code: the module and the return address's place in its
+         * file, for addr2line -e MODULE or objdump */
+        k = snprintf(buf, n, "%.400s+0x%" PRIx64, mod, off + 1);
     else
         k = snprintf(buf, n, "0x%" PRIx64, ip);
     (void)k;
@@ -122,7 +129,7 @@ void obj_group_stack(const mr_reader *r, const obj_group *g, char *buf,
     buf[0] = 0;
     for (uint32_t i = 0; i < g->depth && used + 4 < n; i++) {
         char w[SYM_BUF];
-        where(r, g->ips[i], w, sizeof w);
+        where(r, g, g->ips[i], w, sizeof w);
         int k = snprintf(buf + used, n - used, "%s%s", i ? " <- " : "", w);
         if (k < 0 || (size_t)k >= n - used)
             break;

@@ -67,9 +67,10 @@ struct objmap {
 
     obj_group **groups;
     uint32_t ngroups, capgroups;
-    char **module_names;    /* module id -> its file's name, NULL if unseen:
-                             * static groups are named module:symbol */
-    size_t capmodule_names;
+    obj_module *modules;    /* by module id (name NULL if unseen): static
+                             * groups are named module:symbol, code with no
+                             * symbol module+0xOFFSET */
+    size_t capmodules;
     site_slot *sites;       /* hash of heap groups by frames */
     size_t nsites, capsites;
     obj_group **by_stack;   /* stack id -> its group (cache) */
@@ -116,6 +117,7 @@ static obj_group *new_group(objmap *m, obj_kind kind)
         return NULL;
     g->id = m->ngroups;
     g->kind = kind;
+    g->map = m;
     m->groups[m->ngroups++] = g;
     return g;
 }
@@ -815,15 +817,31 @@ static int on_heap(objmap *m, const mr_event *ev)
     }
 }
 
-/* Remembers a module's file name (the part after the last '/'). */
+/* Remembers a module: its file's name (the part after the last '/') and
+ * where its code is. */
 static int on_module(objmap *m, const mr_module *mod)
 {
-    if (ARRAY_FIT(m->module_names, m->capmodule_names, (size_t)mod->id + 1) < 0)
+    if (ARRAY_FIT(m->modules, m->capmodules, (size_t)mod->id + 1) < 0)
         return -1;
     const char *path = mod->path ? mod->path : "?";
     const char *slash = strrchr(path, '/');
-    free(m->module_names[mod->id]);
-    return (m->module_names[mod->id] = strdup(slash ? slash + 1 : path)) ? 0 : -1;
+    obj_module *om = &m->modules[mod->id];
+    free(om->name);
+    *om = (obj_module){ strdup(slash ? slash + 1 : path), mod->text_addr,
+                        mod->text_size, mod->bias };
+    return om->name ? 0 : -1;
+}
+
+const char *objmap_module_at(const objmap *m, uint64_t addr, uint64_t *offset)
+{
+    for (size_t i = 0; i < m->capmodules; i++) {
+        const obj_module *om = &m->modules[i];
+        if (om->name && addr >= om->text_addr && addr - om->text_addr < om->text_size) {
+            *offset = addr - (uint64_t)om->bias;    /* the address in the file */
+            return om->name;
+        }
+    }
+    return NULL;
 }
 
 /* "module:symbol": a data symbol named like a kind (`stack`) or like one
@@ -832,7 +850,7 @@ static int on_module(objmap *m, const mr_module *mod)
 static char *static_name(const objmap *m, const mr_dataobj *d)
 {
     const char *sym = d->name ? d->name : "?";
-    const char *mod = d->module < m->capmodule_names ? m->module_names[d->module] : NULL;
+    const char *mod = d->module < m->capmodules ? m->modules[d->module].name : NULL;
     size_t k = mod ? strlen(mod) : 0;
     if (!mod || (strncmp(sym, mod, k) == 0 && sym[k] == ':'))
         return strdup(sym);
@@ -1077,9 +1095,9 @@ void objmap_free(objmap *m)
         free(m->groups[i]);
     }
     free(m->groups);
-    for (size_t i = 0; i < m->capmodule_names; i++)
-        free(m->module_names[i]);
-    free(m->module_names);
+    for (size_t i = 0; i < m->capmodules; i++)
+        free(m->modules[i].name);
+    free(m->modules);
     free(m->sites);
     free(m->by_stack);
     for (uint32_t i = 0; i < m->nwins; i++)

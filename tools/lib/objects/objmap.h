@@ -111,6 +111,15 @@ typedef enum obj_kind {
 
 #define OBJ_MAX_DEPTH 16    /* most frames a group can be defined by */
 
+struct objmap;
+
+/* A module of the trace, as objmap keeps it for names. */
+typedef struct obj_module {
+    char *name;             /* its file's name; NULL: no such module seen */
+    uint64_t text_addr, text_size;
+    int64_t bias;           /* runtime address - address in the file */
+} obj_module;
+
 /* A group: an allocation site, a static object, the stacks, or unknown. */
 typedef struct obj_group {
     uint32_t id;            /* dense, from 0, in order of creation */
@@ -126,6 +135,8 @@ typedef struct obj_group {
     uint64_t nobjects;      /* objects created so far (the next serial) */
     uint64_t max_size;      /* largest size any of its objects had */
     void *user;             /* the caller's, NULL until set */
+    const struct objmap *map;   /* its map: modules, to name code that has
+                                 * no symbol (groupname.c) */
 } obj_group;
 
 /* An object: a heap block, a static object, a thread's stack window, or
@@ -222,5 +233,10 @@ typedef struct objmap_stats {
 } objmap_stats;
 
 const objmap_stats *objmap_get_stats(const objmap *m);
+
+/* The name of the module whose code holds addr, and in *offset the address
+ * in its file (what addr2line and objdump take); NULL when no module of
+ * the trace so far holds it. */
+const char *objmap_module_at(const objmap *m, uint64_t addr, uint64_t *offset);
 
 #endif /* MEMREC_OBJMAP_H */
