@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "base/symbolize.h"
@@ -99,6 +100,7 @@ static void test_stripped_sites(void **state)
     assert_int_equal(objmap_event(m, &ev), 0);
     char buf[SYM_BUF];
     assert_string_equal(name_at(m, 0x500000, buf, sizeof buf), "libstripped.so.1+0x2c13");
+
     objmap_free(m);
     opts.group_depth = 2;
     m = objmap_new(&opts);
@@ -107,6 +109,56 @@ static void test_stripped_sites(void **state)
     assert_string_equal(name_at(m, 0x500000, buf, sizeof buf),
                         "libstripped.so.1+0x2c13 <- 0x9999");
     objmap_free(m);
+}
+
+/* A symbol with no line (a library without debug information): the
+ * function and which call in it, so two call sites in one function get
+ * two names, not "f" and "f (2)". Through a real trace and its reader. */
+static void test_symbol_without_line(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_groupname.XXXXXX", *err = NULL;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    const char *argv[] = {"perl"};
+    mr_process p = {9, 1, 1700000000000000ULL, "/usr/bin/perl", 1, argv, ""};
+    mr_module mod = {0, "/usr/bin/perl", 0x400000, 0x100000, 0x400000};
+    assert_int_equal(mr_write_process(w, &p), 0);
+    assert_int_equal(mr_write_module(w, &mod), 0);
+    mr_symbol a = {0x412340, "Perl_Slab_Alloc", NULL, 0}, b = {0x412380, "Perl_Slab_Alloc", NULL, 0};
+    assert_int_equal(mr_write_symbol(w, &a), 0);
+    assert_int_equal(mr_write_symbol(w, &b), 0);
+    uint64_t ips1[] = {0x412345}, ips2[] = {0x412385};
+    mr_stack s1 = {1, 1, ips1}, s2 = {2, 1, ips2};
+    assert_int_equal(mr_write_stack(w, &s1), 0);
+    assert_int_equal(mr_write_stack(w, &s2), 0);
+    assert_int_equal(mr_write_thread_switch(w, 1), 0);
+    mr_heap h1 = {MR_MALLOC, 0x600000, 16, 0, 0, 1}, h2 = {MR_MALLOC, 0x600100, 16, 0, 0, 2};
+    assert_int_equal(mr_write_heap(w, &h1), 0);
+    assert_int_equal(mr_write_heap(w, &h2), 0);
+    mr_end end = {MR_END_EXIT, 0, 0, {0}};
+    assert_int_equal(mr_writer_close(w, &end, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    objmap_options opts = {.reader = r};
+    objmap *m = objmap_new(&opts);
+    mr_event ev;
+    while (mr_next(r, &ev) > 0)
+        assert_int_equal(objmap_event(m, &ev), 0);
+    obj_cache c = {0};
+    char buf[SYM_BUF];
+    obj_object *o = objmap_find(m, &c, 1, 0x600000);
+    assert_non_null(o);
+    assert_string_equal(obj_group_name(r, o->group, buf, sizeof buf), "Perl_Slab_Alloc@perl+0x12345");
+    o = objmap_find(m, &c, 1, 0x600100);
+    assert_non_null(o);
+    assert_string_equal(obj_group_name(r, o->group, buf, sizeof buf), "Perl_Slab_Alloc@perl+0x12385");
+    objmap_free(m);
+    mr_reader_close(r);
+    unlink(path);
 }
 
 static const char *shorten(const char *full)
@@ -163,6 +215,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_static_names_collide_never),
         cmocka_unit_test(test_stripped_sites),
+        cmocka_unit_test(test_symbol_without_line),
         cmocka_unit_test(test_short_functions),
         cmocka_unit_test(test_long_names),
     };

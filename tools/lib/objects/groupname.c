@@ -94,6 +94,10 @@ static void where(const mr_reader *r, const obj_group *g, uint64_t ip,
         k = snprintf(buf, n, "%.320s@%.160s:%" PRIu32, fn, sym_basename(sym->file), sym->line);
     else if (sym && sym->function && sym->line)
         k = snprintf(buf, n, "%.480s:%" PRIu32, fn, sym->line);
+    else if (sym && sym->function && g->map && (mod = objmap_module_at(g->map, ip - 1, &off)))
+        /* no line (no debug information): which call in the function, as
+         * the module's file address, "Perl_Slab_Alloc@perl+0x1e2c3" */
+        k = snprintf(buf, n, "%.300s@%.160s+0x%" PRIx64, fn, mod, off + 1);
     else if (sym && sym->function)
         k = snprintf(buf, n, "%s", fn);
     else if (g->map && (mod = objmap_module_at(g->map, ip - 1, &off)))

@@ -19,8 +19,9 @@ const mr_symbol *obj_site_symbol(const mr_reader *r, uint64_t ip);
 
 /* A group's display name into buf: "function@file:line" of its call site
  * (heap; with more than one defining frame, "f@a.c:12 <- g@b.c:30"; the
- * function shortened by obj_short_function; "module+0xOFF" for code with
- * no symbol, OFF its address in the module's file), "module:symbol" (static, see
+ * function shortened by obj_short_function; "function@module+0xOFF" for
+ * code with a symbol but no line, "module+0xOFF" for code with no symbol,
+ * OFF the return address in the module's file), "module:symbol" (static, see
  * objmap.h), "stack" or "unknown". Returns buf. */
 const char *obj_group_name(const mr_reader *r, const obj_group *g,
                            char *buf, size_t n);
