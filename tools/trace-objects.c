@@ -53,10 +53,12 @@ static const cmd_spec spec = {
     .opts = options,
     .flags = CMD_READS_TRACE,
     .notes =
-    "Groups are heap allocation sites, static data objects (one group each,\n"
-    "named by the data symbol, or file:section[+0xOFF] for module data that\n"
-    "no symbol covers), 'stack' and 'unknown'; see tools/lib/objects/objmap.h\n"
-    "for the exact rules. A truncated trace is profiled up to where it ends,\n"
+    "Groups are heap allocation sites (function@file:line of the call, C++\n"
+    "names shortened; function@module+0xOFF or module+0xOFF without debug\n"
+    "information), static data objects (one group each, module:symbol, or\n"
+    "module:section[+0xOFF] for module data that no symbol covers), 'stack'\n"
+    "and 'unknown'; see tools/lib/objects/objmap.h and groupname.h for the\n"
+    "exact rules. A truncated trace is profiled up to where it ends,\n"
     "with a warning (an error with --strict). With --db, one line says what\n"
     "went where (run id, accesses, objects, groups, tables, peak memory;\n"
     "-q: nothing). Exit status: 0 on success, 1 on a bad trace or database\n"
