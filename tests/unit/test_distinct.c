@@ -213,6 +213,48 @@ static void test_many_sets(void **state)
     free(sets);
 }
 
+/* A set whose first member is large starts sparse: exact, duplicates
+ * included, up to DISTINCT_SPARSE_MAX members in 4 KiB, the budget
+ * untouched; past it a bitmap (exact) while the budget pays, else the
+ * sketch (within 5%). */
+static void test_sparse(void **state)
+{
+    (void)state;
+    distinct d = {0};
+    for (int pass = 0; pass < 2; pass++)       /* the second: all duplicates */
+        for (uint64_t i = 0; i < DISTINCT_SPARSE_MAX; i++)
+            assert_int_equal(distinct_add(&d, DISTINCT_EXACT - 1 - i * 37), 0);
+    assert_true(distinct_exact(&d));
+    assert_int_equal(distinct_count(&d), DISTINCT_SPARSE_MAX);
+    assert_non_null(d.sp);
+    assert_null(d.w);
+    assert_true(d.spcap * sizeof *d.sp <= 4096);
+    assert_int_equal(distinct_budget_left(), DISTINCT_BUDGET);
+    /* one more: a bitmap, every member kept */
+    assert_int_equal(distinct_add(&d, 40000), 0);
+    assert_int_equal(distinct_add(&d, 40000), 0);
+    assert_null(d.sp);
+    assert_non_null(d.w);
+    assert_true(distinct_exact(&d));
+    assert_int_equal(distinct_count(&d), DISTINCT_SPARSE_MAX + 1);
+    distinct_free(&d);
+    /* no budget: the sketch, still counting the sparse members */
+    distinct_set_budget(0);
+    for (uint64_t i = 0; i < 5000; i++)
+        assert_int_equal(distinct_add(&d, 500000 + i * 97), 0);
+    assert_false(distinct_exact(&d));
+    assert_near(distinct_count(&d), 5000);
+    distinct_free(&d);
+    distinct_set_budget(DISTINCT_BUDGET);
+    /* small members first: a bitmap as before, never sparse */
+    assert_int_equal(distinct_add(&d, 3), 0);
+    assert_int_equal(distinct_add(&d, 900000), 0);
+    assert_null(d.sp);
+    assert_int_equal(distinct_count(&d), 2);
+    distinct_free(&d);
+    assert_int_equal(distinct_budget_left(), DISTINCT_BUDGET);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_estimate),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_many_sets),
+        cmocka_unit_test(test_sparse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

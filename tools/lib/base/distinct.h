@@ -6,6 +6,11 @@
  * at random costs neither 1/8 of its size in memory nor a cache miss per
  * access.
  *
+ * A set whose first member is past what a free bitmap holds (an
+ * instruction on one field at a large offset) starts sparse: a small hash
+ * table of its members, exact, until DISTINCT_SPARSE_MAX members; then it
+ * becomes a bitmap (or, past the budget, a sketch) like the others.
+ *
  * Memory: a bitmap of up to DISTINCT_FREE_BYTES (the size of the sketch)
  * costs nothing more than the sketch would; a larger one draws its excess
  * from one budget shared by every set of the process (DISTINCT_BUDGET by
@@ -26,6 +31,7 @@
 #define DISTINCT_EXACT (1u << 20)
 #define DISTINCT_FREE_BYTES 4096u          /* = the sketch's registers */
 #define DISTINCT_BUDGET (64ull << 20)       /* bitmap bytes beyond the free */
+#define DISTINCT_SPARSE_MAX 256u            /* members of a sparse set (4 KiB) */
 
 typedef struct distinct {
     uint64_t *w;            /* bitmap words, NULL until the first member */
@@ -35,6 +41,10 @@ typedef struct distinct {
     uint64_t last;          /* the last member added, plus one (0: none):
                              * an instruction touching one field again and
                              * again costs neither a hash nor a bitmap miss */
+    uint64_t *sp;           /* sparse: members plus one (0: empty slot),
+                             * open addressing, for a set whose first member
+                             * is large (one field of a big block), NULL else */
+    uint32_t spcap;         /* slots in sp, a power of two */
 } distinct;
 
 /* The cases the inline path leaves: a sketch, a member beyond the bitmap. */

@@ -18,7 +18,8 @@
  * (instruction, group) with a distinct set over the group's serials: exact
  * below 2^20 (offsets under 1 MiB, the first million objects of a group)
  * while the process-wide bitmap budget lasts (sets over 32768 members draw
- * on it, DISTINCT_BUDGET), estimated within a few percent (HyperLogLog,
+ * on it, DISTINCT_BUDGET; sets of up to 256 members far into a block are
+ * kept sparse, exact and outside the budget), estimated within a few percent (HyperLogLog,
  * 1.6% standard error, tested within 5%) beyond: so thousands of
  * instructions over one large block cost 8 KiB each, not 128 KiB. Stack and unknown accesses get no
  * distinct counts and no offset heat (their offsets are not fields).
