@@ -7,6 +7,8 @@
 
 void buf_bytes(twpp_buf *b, const void *v, size_t n)
 {
+    if (n == 0)
+        return;
     if (b->err || ARRAY_FIT(b->p, b->cap, b->n + n) < 0) {
         b->err = 1;
         return;
