@@ -27,10 +27,10 @@ struct twpp_file {
     uint64_t size;
     twpp_model m;
     uint64_t *fn_off, *fn_len;
-    uint8_t *loaded;            /* function i's block read */
+    uint8_t *loaded;            /* function i's block: 0 unread, 1 read, 2 corrupt */
     uint64_t dcg_off, dcg_len, dcg_raw;
     uint32_t codec;
-    int dcg_loaded;
+    int dcg_loaded;             /* 0 unread, 1 read, 2 corrupt */
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -306,14 +306,15 @@ static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols)
 int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
 {
     if (f->loaded[i])
-        return 0;
+        return f->loaded[i] == 1 ? 0
+             : fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
     uint8_t *p = read_at(f, f->fn_off[i], f->fn_len[i]);
     if (!p)
         return fail(err, errlen, "cannot read function %s", f->m.functions[i].name);
     twpp_cur c = { p, p + f->fn_len[i], 0 };
     int rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols);
     free(p);
-    f->loaded[i] = 1;   /* even when corrupt: what was read is freed at close */
+    f->loaded[i] = rc < 0 ? 2 : 1;  /* what a corrupt block left is freed at close */
     return rc < 0 ? fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name) : 0;
 }
 
@@ -339,7 +340,7 @@ static uint8_t *dcg_bytes(const twpp_file *f)
 int twpp_load_dcg(twpp_file *f, char *err, size_t errlen)
 {
     if (f->dcg_loaded)
-        return 0;
+        return f->dcg_loaded == 1 ? 0 : fail(err, errlen, "corrupt DCG");
     uint8_t *p = dcg_bytes(f);
     twpp_model *m = &f->m;
     if (!p)
@@ -363,5 +364,6 @@ int twpp_load_dcg(twpp_file *f, char *err, size_t errlen)
         }
     }
     free(p);
-    return c.bad || c.p != c.end ? fail(err, errlen, "corrupt DCG") : 0;
+    f->dcg_loaded = c.bad || c.p != c.end ? 2 : 1;
+    return f->dcg_loaded == 2 ? fail(err, errlen, "corrupt DCG") : 0;
 }
