@@ -95,6 +95,24 @@ static int compress_dcg(const twpp_buf *raw, twpp_buf *out, twpp_sizes *sz)
     return rc;
 }
 
+/* A section as stored: a codec byte (TWPP_PACK_RAW or TWPP_PACK_ZSTD),
+ * the raw length, then the bytes, zstd'd when that is smaller. Each
+ * function's block is packed on its own, so it is still read alone. */
+static void pack(twpp_buf *out, const twpp_buf *raw)
+{
+    size_t cap = ZSTD_compressBound(raw->n);
+    uint8_t *z = raw->err ? NULL : malloc(cap + 1);
+    size_t zn = z ? ZSTD_compress(z, cap, raw->p, raw->n, TWPP_ZSTD_LEVEL) : 0;
+    int zstd = z && !ZSTD_isError(zn) && zn < raw->n;
+    uint8_t codec = zstd ? TWPP_PACK_ZSTD : TWPP_PACK_RAW;
+    if (raw->err || (!z && raw->n))
+        out->err = 1;
+    buf_bytes(out, &codec, 1);
+    buf_uv(out, raw->n);
+    buf_bytes(out, zstd ? z : raw->p, zstd ? zn : raw->n);
+    free(z);
+}
+
 /* Everything after the fixed header and function table, with offsets. */
 typedef struct layout {
     twpp_buf names, symbols, dcg, blocks;
@@ -105,26 +123,31 @@ typedef struct layout {
 static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *rank,
                    layout *L, twpp_sizes *sz)
 {
-    twpp_buf raw = {0};
+    twpp_buf raw = {0}, part = {0};
     for (uint32_t s = 0; s < m->nsymbols; s++) {
         const twpp_symbol *y = &m->symbols[s];
         size_t wl = y->where ? strlen(y->where) : 0;
-        buf_uv(&L->symbols, y->addr);
-        buf_uv(&L->symbols, y->block);
-        buf_uv(&L->symbols, y->exit);
-        buf_uv(&L->symbols, y->ninstrs);
-        buf_uv(&L->symbols, y->jump);
-        buf_uv(&L->symbols, wl);
-        buf_bytes(&L->symbols, y->where, wl);
+        buf_uv(&part, y->addr);
+        buf_uv(&part, y->block);
+        buf_uv(&part, y->exit);
+        buf_uv(&part, y->ninstrs);
+        buf_uv(&part, y->jump);
+        buf_uv(&part, wl);
+        buf_bytes(&part, y->where, wl);
     }
+    pack(&L->symbols, &part);
     for (uint32_t i = 0; i < m->nfunctions; i++) {
         const twpp_function *f = &m->functions[order[i]];
         L->name_off[i] = (uint32_t)L->names.n;
         buf_bytes(&L->names, f->name, strlen(f->name));
         L->fn_off[i] = L->blocks.n;
-        write_function(&L->blocks, f, m->nsymbols, sz);
+        part.n = 0;
+        write_function(&part, f, m->nsymbols, sz);
+        pack(&L->blocks, &part);
         L->fn_len[i] = L->blocks.n - L->fn_off[i];
     }
+    sz->blocks = L->blocks.n;
+    free(part.p);
     write_dcg(&raw, m, rank);
     sz->dcg_raw = raw.n;
     int rc = raw.err ? -1 : compress_dcg(&raw, &L->dcg, sz);

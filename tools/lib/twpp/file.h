@@ -19,6 +19,9 @@
 #define TWPP_FUNCTION_ENTRY 40
 #define TWPP_CODEC_ZSTD 1
 #define TWPP_CODEC_LZW 2
+#define TWPP_PACK_RAW 0         /* a section's bytes as they are */
+#define TWPP_PACK_ZSTD 1        /* a section's bytes as one zstd frame */
+#define TWPP_ZSTD_LEVEL 19
 
 /* Bytes of each part as written (Tables 3.2, 3.3, 3.5). */
 typedef struct twpp_sizes {
@@ -26,9 +29,10 @@ typedef struct twpp_sizes {
     uint64_t symbols;
     uint64_t dcg_raw, dcg_zstd, dcg_lzw, dcg;  /* dcg: the one kept */
     int dcg_codec;
-    uint64_t paths;             /* per function: (trace, dict, calls) */
-    uint64_t traces;            /* compacted traces in TWPP form */
-    uint64_t dicts;
+    uint64_t paths;             /* per function: (trace, dict, calls), */
+    uint64_t traces;            /* compacted traces in TWPP form, */
+    uint64_t dicts;             /* dictionaries: bytes before packing */
+    uint64_t blocks;            /* the function blocks as stored (packed) */
     uint64_t total;
 } twpp_sizes;
 

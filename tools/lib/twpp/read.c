@@ -61,6 +61,29 @@ static uint8_t *read_at(const twpp_file *f, uint64_t off, uint64_t n)
     return p;
 }
 
+/* A packed section's bytes (see pack() in file.c), malloc'd in *out with
+ * *outn bytes; 0, or -1 when corrupt. */
+static int unpack(const uint8_t *p, uint64_t n, uint8_t **out, uint64_t *outn)
+{
+    twpp_cur c = { p, p + n, 0 };
+    uint8_t codec = c.p < c.end ? *c.p++ : 0xff;
+    uint64_t raw = cur_uv(&c, twpp_read_limit * 16);
+    uint64_t left = (uint64_t)(c.end - c.p);
+    if (c.bad || codec > TWPP_PACK_ZSTD || (codec == TWPP_PACK_RAW && raw != left) ||
+        !(*out = malloc(raw + 1)))
+        return -1;
+    if (codec == TWPP_PACK_RAW)
+        memcpy(*out, c.p, raw);
+    else if (ZSTD_getFrameContentSize(c.p, left) != raw ||
+             ZSTD_decompress(*out, raw, c.p, left) != raw) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    *outn = raw;
+    return 0;
+}
+
 /* Is [off, off + n) inside the file? */
 static int inside(const twpp_file *f, uint64_t off, uint64_t n)
 {
@@ -150,6 +173,8 @@ static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, si
 static int open_parts(twpp_file *f, char *err, size_t errlen)
 {
     uint8_t *p = read_at(f, 0, TWPP_HEADER_SIZE), *table = NULL, *names = NULL, *syms = NULL;
+    uint8_t *raw = NULL;
+    uint64_t rawn = 0;
     header h;
     int rc = -1;
     if (!p || memcmp(p, TWPP_MAGIC, 8)) {
@@ -177,7 +202,7 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
         rc = fail(err, errlen, "corrupt header");
     else if (read_functions(f, table, names, h.names_len) < 0)
         rc = fail(err, errlen, "corrupt function table");
-    else if (read_symbols(f, syms, h.symbols_len) < 0)
+    else if (unpack(syms, h.symbols_len, &raw, &rawn) < 0 || read_symbols(f, raw, rawn) < 0)
         rc = fail(err, errlen, "corrupt symbols");
     else
         rc = 0;
@@ -186,6 +211,7 @@ done:
     free(table);
     free(names);
     free(syms);
+    free(raw);
     return rc;
 }
 
@@ -308,12 +334,15 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
     if (f->loaded[i])
         return f->loaded[i] == 1 ? 0
              : fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
-    uint8_t *p = read_at(f, f->fn_off[i], f->fn_len[i]);
-    if (!p)
-        return fail(err, errlen, "cannot read function %s", f->m.functions[i].name);
-    twpp_cur c = { p, p + f->fn_len[i], 0 };
-    int rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols);
+    uint8_t *p = read_at(f, f->fn_off[i], f->fn_len[i]), *raw = NULL;
+    uint64_t rawn = 0;
+    int rc = -1;
+    if (p && unpack(p, f->fn_len[i], &raw, &rawn) == 0) {
+        twpp_cur c = { raw, raw + rawn, 0 };
+        rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols);
+    }
     free(p);
+    free(raw);
     f->loaded[i] = rc < 0 ? 2 : 1;  /* what a corrupt block left is freed at close */
     return rc < 0 ? fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name) : 0;
 }

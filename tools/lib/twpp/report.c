@@ -35,9 +35,10 @@ int twpp_print_summary(FILE *out, const twpp_model *m, const twpp_sizes *sz, uin
             c.paths, c.unique_blocks, c.traces, c.compact_blocks, c.dicts);
     fprintf(out, "DCG %" PRIu64 " bytes raw, zstd %" PRIu64 ", LZW %" PRIu64 ": %s kept\n",
             sz->dcg_raw, sz->dcg_zstd, sz->dcg_lzw, sz->dcg_codec == TWPP_CODEC_ZSTD ? "zstd" : "LZW");
-    fprintf(out, "bytes: header %" PRIu64 ", symbols %" PRIu64 ", DCG %" PRIu64 ", paths %" PRIu64
-            ", traces %" PRIu64 ", dictionaries %" PRIu64 ", total %" PRIu64 "\n",
-            sz->header, sz->symbols, sz->dcg, sz->paths, sz->traces, sz->dicts, sz->total);
+    fprintf(out, "bytes: header %" PRIu64 ", symbols %" PRIu64 ", DCG %" PRIu64 ", function blocks %"
+            PRIu64 " (before packing: paths %" PRIu64 ", traces %" PRIu64 ", dictionaries %" PRIu64
+            "), total %" PRIu64 "\n", sz->header, sz->symbols, sz->dcg, sz->blocks, sz->paths,
+            sz->traces, sz->dicts, sz->total);
     fprintf(out, "uncompressed WPP %" PRIu64 " bytes (%d per block): compaction %.2fx\n",
             wpp, TWPP_WPP_BYTES_PER_BLOCK, sz->total ? (double)wpp / (double)sz->total : 0.0);
     return ferror(out) ? -1 : 0;
