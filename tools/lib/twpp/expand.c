@@ -107,7 +107,9 @@ int twpp_expand(twpp_file *f, twpp_emit_fn fn, void *ctx, char *err, size_t errl
 {
     cache c = {0};
     const twpp_model *m = twpp_file_model(f);
-    int rc = twpp_load_dcg(f, err, errlen);
+    int rc = twpp_load_symbols(f, err, errlen);
+    if (rc == 0)
+        rc = twpp_load_dcg(f, err, errlen);
     if (rc == 0)
         rc = build_cache(f, &c, err, errlen);
     for (uint32_t i = 0; i < m->nthreads && rc == 0; i++)

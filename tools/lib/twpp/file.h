@@ -44,17 +44,22 @@ int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
 
 typedef struct twpp_file twpp_file;
 
-/* Reads the header, names and symbols of path. NULL with a message in err. */
+/* Reads the header and function names of path (symbols, blocks and the
+ * DCG are read when asked). NULL with a message in err. */
 twpp_file *twpp_open(const char *path, char *err, size_t errlen);
 void twpp_close(twpp_file *f);
 
-/* The model as far as read: symbols, functions (names, entries, calls;
+/* The model as far as read: symbols once loaded, functions (names, entries, calls;
  * their paths, traces and dictionaries once loaded), threads once the
  * DCG is loaded. Function i is the i-th most called. */
 const twpp_model *twpp_file_model(const twpp_file *f);
 
 /* The function named name, or -1. */
 int64_t twpp_find_function(const twpp_file *f, const char *name);
+
+/* Reads the symbols (once; queries that print or expand need them). 0,
+ * or -1 with a message in err. */
+int twpp_load_symbols(twpp_file *f, char *err, size_t errlen);
 
 /* Reads function i's block (once). 0, or -1 with a message in err. */
 int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen);

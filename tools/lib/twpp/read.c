@@ -29,6 +29,8 @@ struct twpp_file {
     uint64_t *fn_off, *fn_len;
     uint8_t *loaded;            /* function i's block: 0 unread, 1 read, 2 corrupt */
     uint64_t dcg_off, dcg_len, dcg_raw;
+    uint64_t symbols_off, symbols_len;
+    int symbols_loaded;         /* 0 unread, 1 read, 2 corrupt */
     uint32_t codec;
     int dcg_loaded;             /* 0 unread, 1 read, 2 corrupt */
 };
@@ -94,7 +96,7 @@ static int read_symbols(twpp_file *f, const uint8_t *p, uint64_t n)
 {
     twpp_cur c = { p, p + n, 0 };
     twpp_model *m = &f->m;
-    if (m->nsymbols > n / 6 + 1 || !(m->symbols = calloc((size_t)m->nsymbols + 1, sizeof *m->symbols)))
+    if (m->symbols || m->nsymbols > n / 6 + 1 || !(m->symbols = calloc((size_t)m->nsymbols + 1, sizeof *m->symbols)))
         return -1;
     for (uint32_t s = 0; s < m->nsymbols && !c.bad; s++) {
         twpp_symbol *y = &m->symbols[s];
@@ -172,9 +174,7 @@ static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, si
 /* Everything open reads, into f; 0 or -1 with err. */
 static int open_parts(twpp_file *f, char *err, size_t errlen)
 {
-    uint8_t *p = read_at(f, 0, TWPP_HEADER_SIZE), *table = NULL, *names = NULL, *syms = NULL;
-    uint8_t *raw = NULL;
-    uint64_t rawn = 0;
+    uint8_t *p = read_at(f, 0, TWPP_HEADER_SIZE), *table = NULL, *names = NULL;
     header h;
     int rc = -1;
     if (!p || memcmp(p, TWPP_MAGIC, 8)) {
@@ -192,26 +192,23 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     f->dcg_raw = h.dcg_raw;
     table = read_at(f, TWPP_HEADER_SIZE, (uint64_t)h.nfunctions * TWPP_FUNCTION_ENTRY);
     names = read_at(f, h.names, h.names_len);
-    syms = read_at(f, h.symbols, h.symbols_len);
+    f->symbols_off = h.symbols;
+    f->symbols_len = h.symbols_len;
     size_t nf = (size_t)h.nfunctions + 1;
     f->m.functions = calloc(nf, sizeof *f->m.functions);
     f->fn_off = calloc(nf, sizeof *f->fn_off);
     f->fn_len = calloc(nf, sizeof *f->fn_len);
     f->loaded = calloc(nf, 1);
-    if (!table || !names || !syms || !f->m.functions || !f->fn_off || !f->fn_len || !f->loaded)
+    if (!table || !names || !f->m.functions || !f->fn_off || !f->fn_len || !f->loaded)
         rc = fail(err, errlen, "corrupt header");
     else if (read_functions(f, table, names, h.names_len) < 0)
         rc = fail(err, errlen, "corrupt function table");
-    else if (unpack(syms, h.symbols_len, &raw, &rawn) < 0 || read_symbols(f, raw, rawn) < 0)
-        rc = fail(err, errlen, "corrupt symbols");
     else
         rc = 0;
 done:
     free(p);
     free(table);
     free(names);
-    free(syms);
-    free(raw);
     return rc;
 }
 
@@ -268,6 +265,19 @@ void twpp_close(twpp_file *f)
     free(f->fn_len);
     free(f->loaded);
     free(f);
+}
+
+int twpp_load_symbols(twpp_file *f, char *err, size_t errlen)
+{
+    if (!f->symbols_loaded) {
+        uint8_t *p = read_at(f, f->symbols_off, f->symbols_len), *raw = NULL;
+        uint64_t rawn = 0;
+        int ok = p && unpack(p, f->symbols_len, &raw, &rawn) == 0 && read_symbols(f, raw, rawn) == 0;
+        free(p);
+        free(raw);
+        f->symbols_loaded = ok ? 1 : 2;
+    }
+    return f->symbols_loaded == 1 ? 0 : fail(err, errlen, "corrupt symbols");
 }
 
 const twpp_model *twpp_file_model(const twpp_file *f) { return &f->m; }

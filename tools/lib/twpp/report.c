@@ -110,7 +110,7 @@ int twpp_print_function(FILE *out, twpp_file *f, const char *name, char *err, si
     int64_t i = twpp_find_function(f, name);
     if (i < 0)
         return snprintf(err, errlen, "no function '%s'", name), -1;
-    if (twpp_load_function(f, (uint32_t)i, err, errlen) < 0)
+    if (twpp_load_symbols(f, err, errlen) < 0 || twpp_load_function(f, (uint32_t)i, err, errlen) < 0)
         return -1;
     const twpp_model *m = twpp_file_model(f);
     const twpp_function *fn = &m->functions[i];
