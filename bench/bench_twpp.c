@@ -2,7 +2,7 @@
  * bench_twpp: one function's path traces extracted from a TWPP file
  * against extracting them from the Sequitur WPP (Tables 3.4, 3.5).
  *
- *   bench_twpp [--runs=R] TRACE FILE.twpp FUNCTION
+ *   bench_twpp [--runs=R] TRACE FILE.twpp FUNCTION    ("-": the most called)
  *
  * The Sequitur side: TRACE's per-thread grammars are built as trace-wpp
  * builds them and serialized (sq_serialize, as trace-wpp --db stores
@@ -134,7 +134,7 @@ static uint64_t extract_twpp(const char *path, const char *name, uint64_t *entry
     twpp_file *f = twpp_open(path, err, sizeof err);
     if (!f)
         die(err);
-    int64_t i = twpp_find_function(f, name);
+    int64_t i = strcmp(name, "-") ? twpp_find_function(f, name) : 0;   /* "-": the most called */
     if (i < 0 || twpp_load_function(f, (uint32_t)i, err, sizeof err) < 0)
         die(i < 0 ? "no such function" : err);
     const twpp_function *fn = &twpp_file_model(f)->functions[i];

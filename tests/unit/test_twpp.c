@@ -167,8 +167,27 @@ static uint32_t written(const twpp_seq *t, uint32_t nsymbols, int64_t *out)
     return n;
 }
 
+/* twpp_ts_form's callback: DBB id, entry integers, one after another. */
+static int collect_form(void *ctx, uint32_t dbb, const int64_t *ints, uint32_t k)
+{
+    int64_t **at = ctx;
+    *(*at)++ = dbb;
+    *(*at)++ = k;
+    for (uint32_t i = 0; i < k; i++)
+        *(*at)++ = ints[i];
+    return 0;
+}
+
+static uint32_t form(const twpp_seq *t, uint32_t nsymbols, int64_t *out)
+{
+    int64_t *at = out;
+    assert_int_equal(twpp_ts_form(t, nsymbols, collect_form, &at), 0);
+    return (uint32_t)(at - out);
+}
+
 /* Figures 3.6-3.7: main is {1 -> {-1}, 2 -> {2, -6}, 6 -> {-7}}, f is
- * {1 -> {-1}, 2 -> {2, -4}, 10 -> {-5}}. */
+ * {1 -> {-1}, 2 -> {2, -4}, 10 -> {-5}}; stored with each entry's l after
+ * the previous entry's end and h after l: 2 -> {2, -4} and 2 -> {2, -2}. */
 static void test_figure_3_timestamps(void **state)
 {
     (void)state;
@@ -176,13 +195,19 @@ static void test_figure_3_timestamps(void **state)
     const twpp_function *f = function_at(m, 0x2000 + 16), *mn = function_at(m, 0x1000 + 16);
     int64_t v[64];
     uint32_t s1 = mn->traces[0].v[0], s2 = mn->traces[0].v[1], s6 = mn->traces[0].v[6];
-    int64_t want_main[] = { 7, 3, s1, 1, -1, s2, 1, 2, -6, s6, 1, -7 };
-    assert_int_equal(written(&mn->traces[0], m->nsymbols, v), 12);
+    int64_t want_main[] = { s1, 1, -1, s2, 2, 2, -6, s6, 1, -7 };
+    assert_int_equal(form(&mn->traces[0], m->nsymbols, v), 10);
     assert_memory_equal(v, want_main, sizeof want_main);
+    int64_t stored_main[] = { 7, 3, s1, 1, -1, s2, 1, 2, -4, s6, 1, -7 };
+    assert_int_equal(written(&mn->traces[0], m->nsymbols, v), 12);
+    assert_memory_equal(v, stored_main, sizeof stored_main);
     uint32_t f1 = f->traces[0].v[0], f2 = f->traces[0].v[1], f10 = f->traces[0].v[4];
-    int64_t want_f[] = { 5, 3, f1, 1, -1, f2, 1, 2, -4, f10, 1, -5 };
-    assert_int_equal(written(&f->traces[0], m->nsymbols, v), 12);
+    int64_t want_f[] = { f1, 1, -1, f2, 2, 2, -4, f10, 1, -5 };
+    assert_int_equal(form(&f->traces[0], m->nsymbols, v), 10);
     assert_memory_equal(v, want_f, sizeof want_f);
+    int64_t stored_f[] = { 5, 3, f1, 1, -1, f2, 1, 2, -2, f10, 1, -5 };
+    assert_int_equal(written(&f->traces[0], m->nsymbols, v), 12);
+    assert_memory_equal(v, stored_f, sizeof stored_f);
     twpp_model_free(m);
 }
 

@@ -360,8 +360,13 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
 /* The DCG's bytes expanded, or NULL. */
 static uint8_t *dcg_bytes(const twpp_file *f)
 {
-    uint8_t *in = read_at(f, f->dcg_off, f->dcg_len), *out = malloc(f->dcg_raw + 1);
-    int ok = in && out;
+    uint8_t *in = read_at(f, f->dcg_off, f->dcg_len), *out = NULL;
+    /* the claimed size is checked before it is allocated: zstd's frame
+     * says it; LZW's is bounded like every other section */
+    int ok = in && f->dcg_raw <= twpp_read_limit * 16 &&
+             (f->codec != TWPP_CODEC_ZSTD ||
+              ZSTD_getFrameContentSize(in, f->dcg_len) == f->dcg_raw) &&
+             (out = malloc(f->dcg_raw + 1));
     if (ok && f->codec == TWPP_CODEC_ZSTD) {
         size_t n = ZSTD_decompress(out, f->dcg_raw, in, f->dcg_len);
         ok = !ZSTD_isError(n) && n == f->dcg_raw;

@@ -51,29 +51,24 @@ static void print_symbol(FILE *out, const twpp_model *m, uint32_t s)
     fprintf(out, "b%" PRIu32 "(0x%" PRIx64 " %s)", s + 1, y->addr, y->where && *y->where ? y->where : "?");
 }
 
+/* twpp_ts_form's callback: one DBB -> {entries}. */
+static int print_dbb(void *ctx, uint32_t dbb, const int64_t *ints, uint32_t k)
+{
+    FILE *out = ctx;
+    fprintf(out, " b%" PRIu32 " -> {", dbb + 1);
+    for (uint32_t i = 0; i < k; i++)
+        fprintf(out, "%s%" PRId64, i ? ", " : "", ints[i]);
+    fputc('}', out);
+    return 0;
+}
+
 /* A compacted trace in TWPP form: DBB -> {signed entries}. */
 static int print_trace(FILE *out, const twpp_seq *t, uint32_t nsymbols)
 {
-    twpp_buf b = {0};
-    twpp_seq back = {0};
-    if (twpp_ts_write(&b, t, nsymbols) < 0)
+    fprintf(out, "  %" PRIu32 " timestamps:", t->n);
+    if (twpp_ts_form(t, nsymbols, print_dbb, out) < 0)
         return -1;
-    twpp_cur c = { b.p, b.p + b.n, 0 };
-    uint64_t n = cur_uv(&c, UINT64_MAX), ndbb = cur_uv(&c, UINT64_MAX);
-    fprintf(out, "  %" PRIu64 " timestamps: {", n);
-    for (uint64_t d = 0; d < ndbb; d++) {
-        uint64_t id = cur_uv(&c, UINT64_MAX), entries = cur_uv(&c, UINT64_MAX);
-        fprintf(out, "%sb%" PRIu64 " -> {", d ? ", " : "", id + 1);
-        for (uint64_t e = 0, first = 1; e < entries; first = 0) {
-            int64_t v = cur_sv(&c);
-            fprintf(out, "%s%" PRId64, first ? "" : ", ", v);
-            e += v < 0;
-        }
-        fputc('}', out);
-    }
-    fputs("}\n", out);
-    free(b.p);
-    free(back.v);
+    fputc('\n', out);
     return 0;
 }
 

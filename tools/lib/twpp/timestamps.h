@@ -24,9 +24,16 @@ extern uint64_t twpp_read_limit;
 uint32_t twpp_ts_encode(const uint32_t *ts, uint32_t n, int64_t *out);
 
 /* Writes trace in TWPP form: its length, its DBB count, then per DBB in
- * increasing id: the id, its entry count, the entries (zigzag varints).
+ * increasing id: the id, its entry count, the entries (zigzag varints),
+ * each entry's l stored as the distance from the previous entry's last
+ * timestamp and its h as the distance from l (signs as above).
  * 0, or -1 when out of memory. */
 int twpp_ts_write(twpp_buf *b, const twpp_seq *trace, uint32_t nsymbols);
+
+/* Each DBB's timestamps of trace as entries (twpp_ts_encode), calling fn
+ * per DBB in increasing id. 0, -1 when out of memory, or fn's non-zero. */
+typedef int (*twpp_dbb_fn)(void *ctx, uint32_t dbb, const int64_t *ints, uint32_t n);
+int twpp_ts_form(const twpp_seq *trace, uint32_t nsymbols, twpp_dbb_fn fn, void *ctx);
 
 /* Reads one back into trace (malloc'd), checking that every timestamp
  * 1..length is taken exactly once and ids are below nsymbols. 0, or -1
