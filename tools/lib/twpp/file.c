@@ -115,9 +115,8 @@ static void pack(twpp_buf *out, const twpp_buf *raw)
 
 /* Everything after the fixed header and function table, with offsets. */
 typedef struct layout {
-    twpp_buf names, symbols, dcg, blocks;
+    twpp_buf names, symbols, dcg, blocks;   /* names: the packed function table */
     uint64_t *fn_off, *fn_len;
-    uint32_t *name_off;
 } layout;
 
 static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *rank,
@@ -138,8 +137,6 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
     pack(&L->symbols, &part);
     for (uint32_t i = 0; i < m->nfunctions; i++) {
         const twpp_function *f = &m->functions[order[i]];
-        L->name_off[i] = (uint32_t)L->names.n;
-        buf_bytes(&L->names, f->name, strlen(f->name));
         L->fn_off[i] = L->blocks.n;
         part.n = 0;
         write_function(&part, f, m->nsymbols, sz);
@@ -155,19 +152,37 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
     return rc || L->names.err || L->symbols.err || L->blocks.err ? -1 : 0;
 }
 
-/* The fixed header and the function table. */
-static void write_header(twpp_buf *h, const twpp_model *m, const uint32_t *order,
-                         const layout *L, const twpp_sizes *sz)
+/* The function table, packed: per function in file order, varints block
+ * offset (from the first block), block length, calls, entry address, name
+ * length, then the name's bytes. */
+static void pack_functions(layout *L, const twpp_model *m, const uint32_t *order)
 {
-    uint64_t table = TWPP_HEADER_SIZE + (uint64_t)m->nfunctions * TWPP_FUNCTION_ENTRY;
-    uint64_t names = table, symbols = names + L->names.n, dcg = symbols + L->symbols.n;
-    uint64_t blocks = dcg + L->dcg.n;
+    twpp_buf raw = {0};
+    for (uint32_t i = 0; i < m->nfunctions; i++) {
+        const twpp_function *f = &m->functions[order[i]];
+        size_t nl = strlen(f->name);
+        buf_uv(&raw, L->fn_off[i]);
+        buf_uv(&raw, L->fn_len[i]);
+        buf_uv(&raw, f->calls);
+        buf_uv(&raw, f->entry);
+        buf_uv(&raw, nl);
+        buf_bytes(&raw, f->name, nl);
+    }
+    pack(&L->names, &raw);
+    free(raw.p);
+}
+
+/* The fixed header. */
+static void write_header(twpp_buf *h, const twpp_model *m, const layout *L, const twpp_sizes *sz)
+{
+    uint64_t functions = TWPP_HEADER_SIZE, symbols = functions + L->names.n;
+    uint64_t dcg = symbols + L->symbols.n, blocks = dcg + L->dcg.n;
     buf_bytes(h, TWPP_MAGIC, 8);
     buf_u32(h, m->nfunctions);
     buf_u32(h, m->nsymbols);
     buf_u32(h, m->nthreads);
     buf_u32(h, (uint32_t)sz->dcg_codec);
-    buf_u64(h, names);
+    buf_u64(h, functions);
     buf_u64(h, L->names.n);
     buf_u64(h, symbols);
     buf_u64(h, L->symbols.n);
@@ -175,15 +190,6 @@ static void write_header(twpp_buf *h, const twpp_model *m, const uint32_t *order
     buf_u64(h, L->dcg.n);
     buf_u64(h, sz->dcg_raw);
     buf_u64(h, blocks + L->blocks.n);
-    for (uint32_t i = 0; i < m->nfunctions; i++) {
-        const twpp_function *f = &m->functions[order[i]];
-        buf_u64(h, blocks + L->fn_off[i]);
-        buf_u64(h, L->fn_len[i]);
-        buf_u64(h, f->calls);
-        buf_u64(h, f->entry);
-        buf_u32(h, L->name_off[i]);
-        buf_u32(h, (uint32_t)strlen(f->name));
-    }
 }
 
 static int write_all(const char *path, const twpp_buf *parts, int n, char *err, size_t errlen)
@@ -208,10 +214,9 @@ int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
     uint32_t *rank = malloc(((size_t)m->nfunctions + 1) * sizeof *rank);
     L.fn_off = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_off);
     L.fn_len = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_len);
-    L.name_off = malloc(((size_t)m->nfunctions + 1) * sizeof *L.name_off);
     int rc = -1;
     memset(sz, 0, sizeof *sz);
-    if (!order || !rank || !L.fn_off || !L.fn_len || !L.name_off) {
+    if (!order || !rank || !L.fn_off || !L.fn_len) {
         fail(err, errlen, "out of memory");
         goto done;
     }
@@ -225,7 +230,8 @@ int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
         fail(err, errlen, "out of memory");
         goto done;
     }
-    write_header(&head, m, order, &L, sz);
+    pack_functions(&L, m, order);
+    write_header(&head, m, &L, sz);
     sz->header = head.n + L.names.n;
     sz->symbols = L.symbols.n;
     sz->dcg = L.dcg.n;
@@ -233,7 +239,7 @@ int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
     for (uint32_t i = 0; fn_bytes && i < m->nfunctions; i++)
         fn_bytes[order[i]] = L.fn_len[i];
     twpp_buf parts[] = { head, L.names, L.symbols, L.dcg, L.blocks };
-    rc = head.err ? fail(err, errlen, "out of memory") : write_all(path, parts, 5, err, errlen);
+    rc = head.err || L.names.err ? fail(err, errlen, "out of memory") : write_all(path, parts, 5, err, errlen);
 done:
     free(head.p);
     free(L.names.p);
@@ -242,7 +248,6 @@ done:
     free(L.blocks.p);
     free(L.fn_off);
     free(L.fn_len);
-    free(L.name_off);
     free(order);
     free(rank);
     return rc;

@@ -14,14 +14,13 @@
 
 #include "twpp/twpp.h"
 
-#define TWPP_MAGIC "MRTWPP1\n"
+#define TWPP_MAGIC "MRTWPP2\n"
 #define TWPP_HEADER_SIZE 88
-#define TWPP_FUNCTION_ENTRY 40
 #define TWPP_CODEC_ZSTD 1
 #define TWPP_CODEC_LZW 2
 #define TWPP_PACK_RAW 0         /* a section's bytes as they are */
 #define TWPP_PACK_ZSTD 1        /* a section's bytes as one zstd frame */
-#define TWPP_ZSTD_LEVEL 19
+#define TWPP_ZSTD_LEVEL 9
 
 /* Bytes of each part as written (Tables 3.2, 3.3, 3.5). */
 typedef struct twpp_sizes {

@@ -115,25 +115,27 @@ static int read_symbols(twpp_file *f, const uint8_t *p, uint64_t n)
     return c.bad || c.p != c.end ? -1 : 0;
 }
 
-/* The function table: offsets, calls, entries, names. */
-static int read_functions(twpp_file *f, const uint8_t *table, const uint8_t *names, uint64_t nlen)
+/* The function table (see pack_functions in file.c); blocks is where
+ * the first function block starts. 0, or -1 when corrupt. */
+static int read_functions(twpp_file *f, const uint8_t *p, uint64_t n, uint64_t blocks)
 {
     twpp_model *m = &f->m;
-    twpp_cur c = { table, table + (uint64_t)m->nfunctions * TWPP_FUNCTION_ENTRY, 0 };
-    for (uint32_t i = 0; i < m->nfunctions; i++) {
+    twpp_cur c = { p, p + n, 0 };
+    for (uint32_t i = 0; i < m->nfunctions && !c.bad; i++) {
         twpp_function *fn = &m->functions[i];
-        f->fn_off[i] = cur_u64(&c);
-        f->fn_len[i] = cur_u64(&c);
-        fn->calls = cur_u64(&c);
-        fn->entry = cur_u64(&c);
-        uint64_t no = cur_u32(&c), nl = cur_u32(&c);
-        if (!inside(f, f->fn_off[i], f->fn_len[i]) || no > nlen || nl > nlen - no ||
-            !(fn->name = malloc(nl + 1)))
+        uint64_t off = cur_uv(&c, f->size);
+        f->fn_off[i] = blocks + off;
+        f->fn_len[i] = cur_uv(&c, f->size);
+        fn->calls = cur_uv(&c, UINT64_MAX);
+        fn->entry = cur_uv(&c, UINT64_MAX);
+        uint64_t nl = cur_uv(&c, (uint64_t)(c.end - c.p));
+        if (c.bad || !inside(f, f->fn_off[i], f->fn_len[i]) || !(fn->name = malloc(nl + 1)))
             return -1;
-        memcpy(fn->name, names + no, nl);
+        memcpy(fn->name, c.p, nl);
         fn->name[nl] = 0;
+        c.p += nl;
     }
-    return 0;
+    return c.bad || c.p != c.end ? -1 : 0;
 }
 
 /* Header fields after the magic. */
@@ -163,7 +165,7 @@ static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, si
     if (h->length < f->size)
         return fail(err, errlen, "corrupt: %llu bytes after the end",
                     (unsigned long long)(f->size - h->length));
-    if ((uint64_t)h->nfunctions * TWPP_FUNCTION_ENTRY > f->size ||
+    if ((uint64_t)h->nfunctions > f->size ||
         !inside(f, h->names, h->names_len) || !inside(f, h->symbols, h->symbols_len) ||
         !inside(f, h->dcg, h->dcg_len) || (h->codec != TWPP_CODEC_ZSTD && h->codec != TWPP_CODEC_LZW) ||
         h->nthreads > h->dcg_raw || h->dcg_raw > (uint64_t)1 << 34)
@@ -175,6 +177,7 @@ static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, si
 static int open_parts(twpp_file *f, char *err, size_t errlen)
 {
     uint8_t *p = read_at(f, 0, TWPP_HEADER_SIZE), *table = NULL, *names = NULL;
+    uint64_t names_len = 0;
     header h;
     int rc = -1;
     if (!p || memcmp(p, TWPP_MAGIC, 8)) {
@@ -190,8 +193,7 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     f->dcg_off = h.dcg;
     f->dcg_len = h.dcg_len;
     f->dcg_raw = h.dcg_raw;
-    table = read_at(f, TWPP_HEADER_SIZE, (uint64_t)h.nfunctions * TWPP_FUNCTION_ENTRY);
-    names = read_at(f, h.names, h.names_len);
+    table = read_at(f, h.names, h.names_len);
     f->symbols_off = h.symbols;
     f->symbols_len = h.symbols_len;
     size_t nf = (size_t)h.nfunctions + 1;
@@ -199,9 +201,10 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     f->fn_off = calloc(nf, sizeof *f->fn_off);
     f->fn_len = calloc(nf, sizeof *f->fn_len);
     f->loaded = calloc(nf, 1);
-    if (!table || !names || !f->m.functions || !f->fn_off || !f->fn_len || !f->loaded)
+    if (!table || !f->m.functions || !f->fn_off || !f->fn_len || !f->loaded)
         rc = fail(err, errlen, "corrupt header");
-    else if (read_functions(f, table, names, h.names_len) < 0)
+    else if (unpack(table, h.names_len, &names, &names_len) < 0 ||
+             read_functions(f, names, names_len, h.dcg + h.dcg_len) < 0)
         rc = fail(err, errlen, "corrupt function table");
     else
         rc = 0;
