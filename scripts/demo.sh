@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-twpp trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -49,6 +49,8 @@ for s in "${samples[@]}"; do
   # Larus's whole program path and WHOMP's object-relative grammars
   "$BIN/trace-wpp" -q --db "$DB" "$trace"
   "$BIN/trace-whomp" -q --group-depth=$depth --db "$DB" "$trace"
+  # Zhang and Gupta's timestamped whole program path, beside the trace
+  "$BIN/trace-twpp" -q -o "${trace%.*}.twpp" --db "$DB" "$trace" >/dev/null
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -79,6 +81,7 @@ stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
 [ -n "$list" ] && query "linked_list: groups by simulated cache latency (RDS hierarchy)" cache_worst_groups --run="$list" --limit=5
 [ -n "$list" ] && query "linked_list: hot subpaths of its whole program path" hot_subpaths --run="$list" --limit=5
 query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG)" whomp_sizes
+[ -n "$stencil" ] && query "stencil: TWPP part by part against the WPP and Sequitur" twpp_sizes --run="$stencil"
 
 echo
 echo "== plots in $OUT"
@@ -101,6 +104,7 @@ plot() {  # file, trace-plot arguments
 [ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
 plot whomp-omsg-rasg.png whomp
 [ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
+[ -n "$stencil" ] && plot stencil-twpp.png twpp --run="$stencil"
 
 # LEAP (trace-leap) against the exact and Connors dependence profilers
 # (trace-deps), on the samples built with known dependences and strides:

@@ -11,16 +11,21 @@
 
 #include "base/cli.h"
 #include "base/opts.h"
+#include "db/session.h"
 #include "twpp/file.h"
 #include "twpp/report.h"
+#include "twpp/store.h"
 
 
-static const char *out_path, *function;
+static const char *out_path, *db_path, *function;
 static int expand;
 
 static const opt_def options[] = {
     { "output", 'o', OPT_STRING, &out_path, "FILE",
       "write the TWPP to FILE (default: TRACE.twpp)", 0, 0, NULL },
+    { "db", 0, OPT_STRING, &db_path, "FILE",
+      "also store per-function counts and the size of every\n"
+      "part in the profile database FILE (created if missing)", 0, 0, NULL },
     { "function", 0, OPT_STRING, &function, "NAME",
       "read FILE.twpp and print NAME's unique path traces\n"
       "(blocks as function:line), calls per trace, and its\n"
@@ -52,6 +57,23 @@ static const cmd_spec spec = {
 static mr_reader *reader;
 static twpp_file *file;
 static twpp_model *model;
+static pdb_session db;
+
+static void abort_db(void *ctx)
+{
+    (void)ctx;
+    pdb_session_abort(&db);
+}
+
+/* The run's rows in one transaction; on failure the database is as before. */
+static void store(int argc, char **argv, const char *trace, const twpp_sizes *sz,
+                  const uint64_t *fn_bytes, uint64_t blocks)
+{
+    if (pdb_session_begin(&db, "twpp", TWPP_TABLES, reader, trace, argc, argv) < 0 ||
+        twpp_store(db.db, db.run, model, sz, fn_bytes, blocks) < 0 ||
+        pdb_session_commit(&db) < 0)
+        cli_fail(db_path, "%s", pdb_session_error(&db));
+}
 
 static void query(const char *path)
 {
@@ -66,7 +88,7 @@ static void query(const char *path)
     twpp_close(file);
 }
 
-static void build(const char *trace)
+static void build(const char *trace, int argc, char **argv)
 {
     char err[256];
     mr_event ev;
@@ -75,6 +97,12 @@ static void build(const char *trace)
     if (!out_path && !strcmp(trace, "-"))
         cli_usage_error("reading a trace from stdin needs -o FILE");
     reader = cli_open_trace(trace);
+    if (db_path) {
+        char *dberr = NULL;
+        if (pdb_session_open(&db, db_path, &dberr) < 0)
+            cli_fail(db_path, "%s", dberr ? dberr : "cannot open");
+        cli_on_fail(abort_db, NULL);
+    }
     if (!b)
         cli_fail(NULL, "out of memory");
     while (cli_next(reader, &ev))
@@ -93,6 +121,8 @@ static void build(const char *trace)
         cli_fail(path, "%s", err);
     if (twpp_print_summary(stdout, model, &sz, blocks) < 0)
         cli_fail(NULL, "cannot write the summary");
+    if (db_path)
+        store(argc, argv, trace, &sz, fn_bytes, blocks);
     cli_flush_stdout();
     if (path != out_path)
         free(path);
@@ -108,11 +138,13 @@ int main(int argc, char **argv)
     opts_parse(&spec, argc, argv, &args);
     if (function && expand)
         cli_usage_error("--function and --expand are two different queries");
+    if ((function || expand) && db_path)
+        cli_usage_error("--db goes with building, not with a query");
     if ((function || expand) && !strcmp(args[0], "-"))
         cli_usage_error("a query needs FILE.twpp");
     if (function || expand)
         query(args[0]);
     else
-        build(args[0]);
+        build(args[0], argc, argv);
     return 0;
 }

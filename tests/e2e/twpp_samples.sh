@@ -36,6 +36,18 @@ check "--function main: its trace in TWPP form (first DBB at timestamp 1)" \
   grep -qE '^  [0-9]+ timestamps: b[0-9]+ -> \{-1\}' "$TMP/main.out"
 check "--function main: blocks as function:line" grep -qE '^    b[0-9]+\(0x[0-9a-f]+ main:[0-9]+\)$' "$TMP/main.out"
 
+# --db: one row per function, one per part; the .twpp total matches the file
+"$TW" -q -o "$TMP/db.twpp" --db "$TMP/t.db" "$TMP/linked_list.trace" >/dev/null
+check_eq "--db: total bytes equal the file's size" "$(stat -c %s "$TMP/db.twpp")" \
+  "$(sqlite3 "$TMP/t.db" "SELECT bytes FROM twpp_sizes WHERE part = 'total'")"
+check_eq "--db: main has one call and one unique trace" "1 1" \
+  "$(sqlite3 "$TMP/t.db" "SELECT calls || ' ' || unique_traces FROM twpp_functions WHERE function = 'main'")"
+check_eq "--db: the calls of all functions equal the DCG's nodes" \
+  "$(sqlite3 "$TMP/t.db" "SELECT sum(calls) FROM twpp_functions")" \
+  "$(awk '/^blocks/ { sub(/,/, "", $6); print $6 }' "$TMP/linked_list.summary")"
+"$BIN/trace-db" "$TMP/t.db" query twpp_sizes >"$TMP/q"
+check "--db: the twpp_sizes query lists the steps" grep -qE '^2 +unique traces ' "$TMP/q"
+
 # bad input: one line, status 1
 "$TW" --function no_such_function "$t" >/dev/null 2>"$TMP/err"
 check_eq "unknown function: status 1" 1 $?
