@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-rds trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-rds trace-twpp trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -53,6 +53,8 @@ for s in "${samples[@]}"; do
   # the samples with linked structures: RDS types, instances, stability
   case $name in linked_list|binary_tree|rds_shapes)
     "$BIN/trace-rds" -q --db "$DB" "$trace" >/dev/null;; esac
+  # Zhang and Gupta's timestamped whole program path, beside the trace
+  "$BIN/trace-twpp" -q -o "${trace%.*}.twpp" --db "$DB" "$trace" >/dev/null
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -86,6 +88,7 @@ rds=$(run_of "rds_shapes changed 500")
 query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG)" whomp_sizes
 [ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
 [ -n "$rds" ] && query "rds_shapes changed: RDS instances and their stability" rds_instances --run="$rds" --limit=5
+[ -n "$stencil" ] && query "stencil: TWPP part by part against the WPP and Sequitur" twpp_sizes --run="$stencil"
 
 echo
 echo "== plots in $OUT"
@@ -108,6 +111,7 @@ plot() {  # file, trace-plot arguments
 [ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
 plot whomp-omsg-rasg.png whomp
 [ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
+[ -n "$stencil" ] && plot stencil-twpp.png twpp --run="$stencil"
 
 # LEAP (trace-leap) against the exact and Connors dependence profilers
 # (trace-deps), on the samples built with known dependences and strides:

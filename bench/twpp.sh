@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# trace-twpp against issue 16's targets (medians of BENCH_RUNS runs):
+#   1. compaction against the uncompressed WPP (4 bytes per block
+#      execution) at least 7x on every sample (the dissertation: 7-64x);
+#   2. the .twpp file at most 2x the Sequitur WPP (trace-wpp's stored
+#      grammars), both whole and without the symbol table (which
+#      trace-wpp's grammar bytes do not hold);
+#   3. one function's traces (the most called, and main) extracted at least
+#      300x faster than from the Sequitur grammars, and under 10 ms
+#      (bench_twpp, on the stencil, the largest trace, and on gzip
+#      compressing 2 MB of this repository's C sources, a real program);
+#   4. trace-twpp at least 5 M block executions per second on the stencil,
+#      and its peak memory scaled to 100 M accesses at most 1 GiB.
+# Prints the measurements and one PASS/FAIL line per target; exits 0 when a
+# target fails (it reports), non-zero when something breaks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${MEMREC_BUILD:-build}
+case $build in /*) ;; *) build=$PWD/$build;; esac
+bin=$build/bin
+runs=${BENCH_RUNS:-3}
+stencil_args=${BENCH_TWPP_STENCIL_ARGS:-50 16}
+export VALGRIND_LIB=$build/valgrind
+die() { echo "twpp.sh: $*" >&2; exit 1; }
+for f in "$bin/trace-twpp" "$bin/trace-wpp" "$bin/trace-info" "$build/bench/bench_twpp" "$build/samples/stencil"; do
+  [ -x "$f" ] || die "$f: not built (make BUILD=$build all $build/bench/bench_twpp)"
+done
+for c in hyperfine jq valgrind; do
+  command -v $c >/dev/null || die "$c: command not found (make deps installs it)"
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/twpp-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+median() {
+  hyperfine --style none --runs "$runs" --export-json "$tmp/h.json" "$1" >/dev/null 2>&1 \
+    || die "failed: $1"
+  jq '.results[0].median' "$tmp/h.json"
+}
+verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN {
+  ok = (dir == "min") ? v >= t : v <= t; print ok ? "PASS" : "FAIL" }'; }
+verdicts=()
+
+# ---- 1, 2. sizes per sample ------------------------------------------------------
+declare -A sample_args=([linked_list]="1000 1" [binary_tree]="10000" [struct_array]="20000 4"
+  [prodcons]="2000" [stencil]="$stencil_args")
+echo "sizes (bytes): uncompressed WPP, .twpp file (without symbols), Sequitur WPP"
+for s in linked_list binary_tree struct_array prodcons stencil; do
+  [ -x "$build/samples/$s" ] || die "$build/samples/$s: not built"
+  t=$tmp/$s.trace
+  valgrind --tool=memrec -q --memrec-out-file="$t" "$build/samples/$s" ${sample_args[$s]} >/dev/null
+  out=$("$bin/trace-twpp" -q -o "$tmp/$s.twpp" "$t")
+  wpp=$(awk '/^uncompressed WPP/ { print $3 }' <<<"$out")
+  total=$(stat -c %s "$tmp/$s.twpp")
+  syms=$(awk '/^bytes:/ { sub(/,/, "", $5); print $5 }' <<<"$out")
+  seq=$("$bin/trace-wpp" -q --top=0 "$t" | awk '/^thread/ { for (i = 1; i <= NF; i++) if ($i == "bytes") s += $(i + 1) } END { print s }')
+  comp=$(awk -v a="$wpp" -v b="$total" 'BEGIN { printf "%.2f", a / b }')
+  vs=$(awk -v a="$total" -v b="$seq" 'BEGIN { printf "%.2f", a / b }')
+  vs_data=$(awk -v a="$total" -v y="$syms" -v b="$seq" 'BEGIN { printf "%.2f", (a - y) / b }')
+  printf '  %-13s %11d %9d (%9d) %9d   compaction %7sx   TWPP/Sequitur %5s (without symbols %s)\n' \
+    "$s" "$wpp" "$total" "$((total - syms))" "$seq" "$comp" "$vs" "$vs_data"
+  grep -q '^DCG' <<<"$out" && printf '  %-13s %s\n' "" "$(grep '^DCG' <<<"$out")"
+  verdicts+=("$(verdict "$comp" 7 min) compaction on $s: ${comp}x (target >= 7)")
+  verdicts+=("$(verdict "$vs_data" 2 max) TWPP/Sequitur on $s: $vs whole, $vs_data without symbols (target <= 2)")
+done
+
+# ---- 3. one function's traces -------------------------------------------------------
+sten=$tmp/stencil.trace
+echo
+echo "one function's traces on the stencil (median of 5):"
+for fn in - main; do
+  line=$("$build/bench/bench_twpp" "$sten" "$tmp/stencil.twpp" "$fn")
+  echo "  $line"
+  ms=$(awk '{ print $7 }' <<<"$line")
+  speed=$(awk '{ print $9 }' <<<"$line")
+  name=$([ "$fn" = - ] && echo "the most called function" || echo "$fn")
+  verdicts+=("$(verdict "$speed" 300 min) extraction of $name: ${speed}x faster than from Sequitur (target >= 300)")
+  verdicts+=("$(verdict "$ms" 10 max) extraction of $name: $ms ms (target < 10)")
+done
+
+if command -v gzip >/dev/null; then
+  cat tools/lib/*/*.c tools/*.c format/*.c | head -c 2000000 >"$tmp/in.txt"
+  valgrind --tool=memrec -q --memrec-out-file="$tmp/gzip.trace" gzip -c "$tmp/in.txt" >/dev/null
+  out=$("$bin/trace-twpp" -q -o "$tmp/gzip.twpp" "$tmp/gzip.trace")
+  echo
+  echo "gzip -c (2 MB of C): $(grep '^blocks' <<<"$out" | cut -d, -f1), $(grep '^uncompressed' <<<"$out" | sed 's/.*compaction/compaction/')"
+  line=$("$build/bench/bench_twpp" "$tmp/gzip.trace" "$tmp/gzip.twpp" -)
+  echo "  the most called function: $line"
+  speed=$(awk '{ print $9 }' <<<"$line")
+  ms=$(awk '{ print $7 }' <<<"$line")
+  verdicts+=("$(verdict "$speed" 300 min) extraction of gzip's most called function: ${speed}x faster than from Sequitur (target >= 300)")
+  verdicts+=("$(verdict "$ms" 10 max) extraction of gzip's most called function: $ms ms (target < 10)")
+fi
+
+# ---- 4. speed and memory --------------------------------------------------------------
+blocks=$("$bin/trace-info" --json "$sten" | jq .blocks)
+accesses=$("$bin/trace-info" --json "$sten" | jq .accesses)
+t_build=$(median "'$bin/trace-twpp' -q -o '$tmp/s.twpp' '$sten' >/dev/null")
+t_expand=$(median "'$bin/trace-twpp' --expand '$tmp/s.twpp' >/dev/null")
+rate=$(awk -v n="$blocks" -v t="$t_build" 'BEGIN { printf "%.2f", n / t / 1e6 }')
+rss=$( { /usr/bin/time -f '%M' "$bin/trace-twpp" -q -o "$tmp/s.twpp" "$sten" >/dev/null; } 2>&1 | tail -1)
+per100m=$(awk -v r="$rss" -v a="$accesses" 'BEGIN { printf "%.0f", r / 1024 * 1e8 / a }')
+echo
+echo "stencil $stencil_args: $blocks block executions, $accesses accesses (median of $runs):"
+printf '  build   %8.3f s  %s M blocks/s, peak %d MB\n' "$t_build" "$rate" "$((rss / 1024))"
+printf '  expand  %8.3f s  (the whole block sequence back from the file)\n' "$t_expand"
+verdicts+=("$(verdict "$rate" 5 min) trace-twpp on the stencil: $rate M block executions/s (target >= 5)")
+verdicts+=("$(verdict "$per100m" 1024 max) trace-twpp memory scaled to 100 M accesses: $per100m MB (target <= 1024)")
+
+echo
+printf '%s\n' "${verdicts[@]}"

@@ -1,0 +1,254 @@
+/* file.c: writing and reading the .twpp file (see file.h). */
+#include "twpp/file.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "base/array.h"
+#include "twpp/bytes.h"
+#include "twpp/lzw.h"
+#include "twpp/timestamps.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* Functions in file order: most calls first, ties by first call. */
+static const twpp_model *sort_model;
+static int by_calls(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t cx = sort_model->functions[x].calls, cy = sort_model->functions[y].calls;
+    if (cx != cy)
+        return cx > cy ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Function f's block; adds its parts to sz. */
+static void write_function(twpp_buf *b, const twpp_function *f, uint32_t nsymbols, twpp_sizes *sz)
+{
+    size_t at = b->n;
+    buf_uv(b, f->npaths);
+    buf_uv(b, f->ntraces);
+    buf_uv(b, f->ndicts);
+    buf_uv(b, f->raw_unique_blocks);
+    buf_uv(b, f->raw_blocks);
+    for (uint32_t p = 0; p < f->npaths; p++) {
+        buf_uv(b, f->paths[p].trace);
+        buf_uv(b, f->paths[p].dict);
+        buf_uv(b, f->paths[p].calls);
+    }
+    sz->paths += b->n - at;
+    at = b->n;
+    for (uint32_t t = 0; t < f->ntraces; t++)
+        if (twpp_ts_write(b, &f->traces[t], nsymbols) < 0)
+            b->err = 1;
+    sz->traces += b->n - at;
+    at = b->n;
+    for (uint32_t d = 0; d < f->ndicts; d++)   /* [chains, (len, symbols)...] as it is */
+        for (uint32_t k = 0; k < f->dicts[d].n; k++)
+            buf_uv(b, f->dicts[d].v[k]);
+    sz->dicts += b->n - at;
+}
+
+/* The DCG in preorder per thread, file function indices. */
+static void write_dcg(twpp_buf *b, const twpp_model *m, const uint32_t *rank)
+{
+    for (uint32_t i = 0; i < m->nthreads; i++) {
+        const twpp_thread *t = &m->threads[i];
+        buf_uv(b, t->tid);
+        buf_uv(b, t->nnodes);
+        for (uint64_t k = 0; k < t->nnodes; k++) {
+            buf_uv(b, rank[t->fn[k]]);
+            buf_uv(b, t->path[k]);
+        }
+    }
+}
+
+/* The smaller of zstd and LZW of raw into *out; sets the codec. */
+static int compress_dcg(const twpp_buf *raw, twpp_buf *out, twpp_sizes *sz)
+{
+    size_t zcap = ZSTD_compressBound(raw->n);
+    uint8_t *z = malloc(zcap + 1), *l = NULL;
+    size_t zn = z ? ZSTD_compress(z, zcap, raw->p, raw->n, 19) : 0, ln = 0;
+    int rc = -1;
+    if (z && !ZSTD_isError(zn) && lzw_compress(raw->p, raw->n, &l, &ln) == 0) {
+        sz->dcg_zstd = zn;
+        sz->dcg_lzw = ln;
+        sz->dcg_codec = zn <= ln ? TWPP_CODEC_ZSTD : TWPP_CODEC_LZW;
+        buf_bytes(out, zn <= ln ? z : l, zn <= ln ? zn : ln);
+        rc = out->err ? -1 : 0;
+    }
+    free(z);
+    free(l);
+    return rc;
+}
+
+/* A section as stored: a codec byte (TWPP_PACK_RAW or TWPP_PACK_ZSTD),
+ * the raw length, then the bytes, zstd'd when that is smaller. Each
+ * function's block is packed on its own, so it is still read alone. */
+static void pack(twpp_buf *out, const twpp_buf *raw)
+{
+    size_t cap = ZSTD_compressBound(raw->n);
+    uint8_t *z = raw->err ? NULL : malloc(cap + 1);
+    size_t zn = z ? ZSTD_compress(z, cap, raw->p, raw->n, TWPP_ZSTD_LEVEL) : 0;
+    int zstd = z && !ZSTD_isError(zn) && zn < raw->n;
+    uint8_t codec = zstd ? TWPP_PACK_ZSTD : TWPP_PACK_RAW;
+    if (raw->err || (!z && raw->n))
+        out->err = 1;
+    buf_bytes(out, &codec, 1);
+    buf_uv(out, raw->n);
+    buf_bytes(out, zstd ? z : raw->p, zstd ? zn : raw->n);
+    free(z);
+}
+
+/* Everything after the fixed header and function table, with offsets. */
+typedef struct layout {
+    twpp_buf names, symbols, dcg, blocks;   /* names: the packed function table */
+    uint64_t *fn_off, *fn_len;
+} layout;
+
+static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *rank,
+                   layout *L, twpp_sizes *sz)
+{
+    twpp_buf raw = {0}, part = {0};
+    for (uint32_t s = 0; s < m->nsymbols; s++) {
+        const twpp_symbol *y = &m->symbols[s];
+        size_t wl = y->where ? strlen(y->where) : 0;
+        buf_uv(&part, y->addr);
+        buf_uv(&part, y->block);
+        buf_uv(&part, y->exit);
+        buf_uv(&part, y->ninstrs);
+        buf_uv(&part, y->jump);
+        buf_uv(&part, wl);
+        buf_bytes(&part, y->where, wl);
+    }
+    pack(&L->symbols, &part);
+    for (uint32_t i = 0; i < m->nfunctions; i++) {
+        const twpp_function *f = &m->functions[order[i]];
+        L->fn_off[i] = L->blocks.n;
+        part.n = 0;
+        write_function(&part, f, m->nsymbols, sz);
+        pack(&L->blocks, &part);
+        L->fn_len[i] = L->blocks.n - L->fn_off[i];
+    }
+    sz->blocks = L->blocks.n;
+    free(part.p);
+    write_dcg(&raw, m, rank);
+    sz->dcg_raw = raw.n;
+    int rc = raw.err ? -1 : compress_dcg(&raw, &L->dcg, sz);
+    free(raw.p);
+    return rc || L->names.err || L->symbols.err || L->blocks.err ? -1 : 0;
+}
+
+/* The function table, packed: per function in file order, varints block
+ * offset (from the first block), block length, calls, entry address, name
+ * length, then the name's bytes. */
+static void pack_functions(layout *L, const twpp_model *m, const uint32_t *order)
+{
+    twpp_buf raw = {0};
+    for (uint32_t i = 0; i < m->nfunctions; i++) {
+        const twpp_function *f = &m->functions[order[i]];
+        size_t nl = strlen(f->name);
+        buf_uv(&raw, L->fn_off[i]);
+        buf_uv(&raw, L->fn_len[i]);
+        buf_uv(&raw, f->calls);
+        buf_uv(&raw, f->entry);
+        buf_uv(&raw, nl);
+        buf_bytes(&raw, f->name, nl);
+    }
+    pack(&L->names, &raw);
+    free(raw.p);
+}
+
+/* The fixed header. */
+static void write_header(twpp_buf *h, const twpp_model *m, const layout *L, const twpp_sizes *sz)
+{
+    uint64_t functions = TWPP_HEADER_SIZE, symbols = functions + L->names.n;
+    uint64_t dcg = symbols + L->symbols.n, blocks = dcg + L->dcg.n;
+    buf_bytes(h, TWPP_MAGIC, 8);
+    buf_u32(h, m->nfunctions);
+    buf_u32(h, m->nsymbols);
+    buf_u32(h, m->nthreads);
+    buf_u32(h, (uint32_t)sz->dcg_codec);
+    buf_u64(h, functions);
+    buf_u64(h, L->names.n);
+    buf_u64(h, symbols);
+    buf_u64(h, L->symbols.n);
+    buf_u64(h, dcg);
+    buf_u64(h, L->dcg.n);
+    buf_u64(h, sz->dcg_raw);
+    buf_u64(h, blocks + L->blocks.n);
+}
+
+static int write_all(const char *path, const twpp_buf *parts, int n, char *err, size_t errlen)
+{
+    FILE *out = fopen(path, "wb");
+    if (!out)
+        return fail(err, errlen, "%s", strerror(errno));
+    for (int i = 0; i < n; i++)
+        if (parts[i].n && fwrite(parts[i].p, 1, parts[i].n, out) != parts[i].n)
+            break;
+    if (ferror(out) | fclose(out))
+        return fail(err, errlen, "cannot write: %s", strerror(errno));
+    return 0;
+}
+
+int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
+               uint64_t *fn_bytes, char *err, size_t errlen)
+{
+    layout L = {0};
+    twpp_buf head = {0};
+    uint32_t *order = malloc(((size_t)m->nfunctions + 1) * sizeof *order);
+    uint32_t *rank = malloc(((size_t)m->nfunctions + 1) * sizeof *rank);
+    L.fn_off = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_off);
+    L.fn_len = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_len);
+    int rc = -1;
+    memset(sz, 0, sizeof *sz);
+    if (!order || !rank || !L.fn_off || !L.fn_len) {
+        fail(err, errlen, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        order[i] = i;
+    sort_model = m;
+    qsort(order, m->nfunctions, sizeof *order, by_calls);
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        rank[order[i]] = i;
+    if (lay_out(m, order, rank, &L, sz) < 0) {
+        fail(err, errlen, "out of memory");
+        goto done;
+    }
+    pack_functions(&L, m, order);
+    write_header(&head, m, &L, sz);
+    sz->header = head.n + L.names.n;
+    sz->symbols = L.symbols.n;
+    sz->dcg = L.dcg.n;
+    sz->total = sz->header + sz->symbols + sz->dcg + L.blocks.n;
+    for (uint32_t i = 0; fn_bytes && i < m->nfunctions; i++)
+        fn_bytes[order[i]] = L.fn_len[i];
+    twpp_buf parts[] = { head, L.names, L.symbols, L.dcg, L.blocks };
+    rc = head.err || L.names.err ? fail(err, errlen, "out of memory") : write_all(path, parts, 5, err, errlen);
+done:
+    free(head.p);
+    free(L.names.p);
+    free(L.symbols.p);
+    free(L.dcg.p);
+    free(L.blocks.p);
+    free(L.fn_off);
+    free(L.fn_len);
+    free(order);
+    free(rank);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/*
+ * file.h: the .twpp file (layout to the byte in docs/trace-twpp.md): a
+ * fixed header with the offset of every function's block, the symbols,
+ * the DCG (zstd or LZW, whichever is smaller), then one block per
+ * function, most-called first. Reading checks every count, index and
+ * length against the file: corrupt or truncated bytes give an error
+ * message, never a crash.
+ */
+#ifndef MEMREC_TWPP_FILE_H
+#define MEMREC_TWPP_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "twpp/twpp.h"
+
+#define TWPP_MAGIC "MRTWPP2\n"
+#define TWPP_HEADER_SIZE 88
+#define TWPP_CODEC_ZSTD 1
+#define TWPP_CODEC_LZW 2
+#define TWPP_PACK_RAW 0         /* a section's bytes as they are */
+#define TWPP_PACK_ZSTD 1        /* a section's bytes as one zstd frame */
+#define TWPP_ZSTD_LEVEL 9
+
+/* Bytes of each part as written (Tables 3.2, 3.3, 3.5). */
+typedef struct twpp_sizes {
+    uint64_t header;            /* fixed header, function table, names */
+    uint64_t symbols;
+    uint64_t dcg_raw, dcg_zstd, dcg_lzw, dcg;  /* dcg: the one kept */
+    int dcg_codec;
+    uint64_t paths;             /* per function: (trace, dict, calls), */
+    uint64_t traces;            /* compacted traces in TWPP form, */
+    uint64_t dicts;             /* dictionaries: bytes before packing */
+    uint64_t blocks;            /* the function blocks as stored (packed) */
+    uint64_t total;
+} twpp_sizes;
+
+/* Writes m to path (functions reordered most-called first; m is not
+ * changed). 0, or -1 with a message in err. Per-function block sizes go
+ * to fn_bytes[i] for m's function i when fn_bytes is not NULL. */
+int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
+               uint64_t *fn_bytes, char *err, size_t errlen);
+
+typedef struct twpp_file twpp_file;
+
+/* Reads the header and function names of path (symbols, blocks and the
+ * DCG are read when asked). NULL with a message in err. */
+twpp_file *twpp_open(const char *path, char *err, size_t errlen);
+void twpp_close(twpp_file *f);
+
+/* The model as far as read: symbols once loaded, functions (names, entries, calls;
+ * their paths, traces and dictionaries once loaded), threads once the
+ * DCG is loaded. Function i is the i-th most called. */
+const twpp_model *twpp_file_model(const twpp_file *f);
+
+/* The function named name, or -1. */
+int64_t twpp_find_function(const twpp_file *f, const char *name);
+
+/* Reads the symbols (once; queries that print or expand need them). 0,
+ * or -1 with a message in err. */
+int twpp_load_symbols(twpp_file *f, char *err, size_t errlen);
+
+/* Reads function i's block (once). 0, or -1 with a message in err. */
+int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen);
+
+/* Reads the DCG. 0, or -1 with a message in err. */
+int twpp_load_dcg(twpp_file *f, char *err, size_t errlen);
+
+/* Reads every block and calls fn with every symbol of each thread in
+ * execution order (thread by thread, as trace-wpp --expand), calling
+ * thread_fn at the start of each thread. 0, fn's non-zero value, or -1
+ * with a message in err (a DCG that does not fit its traces). */
+int twpp_expand(twpp_file *f, twpp_emit_fn fn, void *ctx, char *err, size_t errlen);
+
+#endif

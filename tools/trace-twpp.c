@@ -1,0 +1,150 @@
+/*
+ * trace-twpp: Zhang and Gupta's timestamped whole program paths. Builds a
+ * .twpp file from a trace (tools/lib/twpp), and answers queries from that
+ * file alone: one function's path traces, or the whole block sequence.
+ * Decisions and the file layout in docs/trace-twpp.md.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "base/opts.h"
+#include "db/session.h"
+#include "twpp/file.h"
+#include "twpp/report.h"
+#include "twpp/store.h"
+
+
+static const char *out_path, *db_path, *function;
+static int expand;
+
+static const opt_def options[] = {
+    { "output", 'o', OPT_STRING, &out_path, "FILE",
+      "write the TWPP to FILE (default: TRACE.twpp)", 0, 0, NULL },
+    { "db", 0, OPT_STRING, &db_path, "FILE",
+      "also store per-function counts and the size of every\n"
+      "part in the profile database FILE (created if missing)", 0, 0, NULL },
+    { "function", 0, OPT_STRING, &function, "NAME",
+      "read FILE.twpp and print NAME's unique path traces\n"
+      "(blocks as function:line), calls per trace, and its\n"
+      "DBB dictionaries", 0, 0, NULL },
+    { "expand", 0, OPT_FLAG, &expand, NULL,
+      "read FILE.twpp and print every thread's blocks back,\n"
+      "as trace-wpp --expand does (0xADDR, one per line)", 0, 0, NULL },
+    { 0 }
+};
+
+static const cmd_spec spec = {
+    .args = "[TRACE|-] | --function NAME FILE.twpp | --expand FILE.twpp",
+    .summary =
+    "Timestamped whole program paths (TWPP): each thread's blocks cut into\n"
+    "per-call path traces linked by a dynamic call graph, duplicates removed\n"
+    "per function, dynamic basic blocks put in dictionaries, the traces kept\n"
+    "as DBB -> timestamp series, written to one file with a header of\n"
+    "per-function offsets so that one function is read without the rest.\n"
+    "\n"
+    "Building prints the counts and the size of every part.",
+    .opts = options,
+    .flags = CMD_READS_TRACE,
+    .notes =
+    "Exit status: 0 (also on a truncated trace: a warning, and the paths so\n"
+    "far; an error with --strict), 1 on a bad trace, .twpp file, database or\n"
+    "write error or an unknown function, 2 for bad usage.\n",
+};
+
+static mr_reader *reader;
+static twpp_file *file;
+static twpp_model *model;
+static pdb_session db;
+
+static void abort_db(void *ctx)
+{
+    (void)ctx;
+    pdb_session_abort(&db);
+}
+
+/* The run's rows in one transaction; on failure the database is as before. */
+static void store(int argc, char **argv, const char *trace, const twpp_sizes *sz,
+                  const uint64_t *fn_bytes, uint64_t blocks)
+{
+    if (pdb_session_begin(&db, "twpp", TWPP_TABLES, reader, trace, argc, argv) < 0 ||
+        twpp_store(db.db, db.run, model, sz, fn_bytes, blocks) < 0 ||
+        pdb_session_commit(&db) < 0)
+        cli_fail(db_path, "%s", pdb_session_error(&db));
+}
+
+static void query(const char *path)
+{
+    char err[256];
+    if (!(file = twpp_open(path, err, sizeof err)))
+        cli_fail(path, "%s", err);
+    int rc = function ? twpp_print_function(stdout, file, function, err, sizeof err)
+                      : twpp_print_expansion(stdout, file, err, sizeof err);
+    if (rc < 0)
+        cli_fail(path, "%s", err);
+    cli_flush_stdout();
+    twpp_close(file);
+}
+
+static void build(const char *trace, int argc, char **argv)
+{
+    char err[256];
+    mr_event ev;
+    twpp_builder *b = twpp_builder_new();
+    twpp_sizes sz;
+    if (!out_path && !strcmp(trace, "-"))
+        cli_usage_error("reading a trace from stdin needs -o FILE");
+    reader = cli_open_trace(trace);
+    if (db_path) {
+        char *dberr = NULL;
+        if (pdb_session_open(&db, db_path, &dberr) < 0)
+            cli_fail(db_path, "%s", dberr ? dberr : "cannot open");
+        cli_on_fail(abort_db, NULL);
+    }
+    if (!b)
+        cli_fail(NULL, "out of memory");
+    while (cli_next(reader, &ev))
+        if (ev.kind == MR_EV_EXEC && twpp_exec(b, ev.tid, ev.u.exec.def, ev.u.exec.exit) < 0)
+            cli_fail(NULL, "out of memory");
+    uint64_t blocks = twpp_builder_length(b);
+    if (!(model = twpp_finish(b, reader)))
+        cli_fail(NULL, "out of memory");
+    char *path = (char *)out_path;
+    if (!path && (!(path = malloc(strlen(trace) + 6)) || !sprintf(path, "%s.twpp", trace)))
+        cli_fail(NULL, "out of memory");
+    uint64_t *fn_bytes = calloc(model->nfunctions + 1, sizeof *fn_bytes);
+    if (!fn_bytes)
+        cli_fail(NULL, "out of memory");
+    if (twpp_write(model, path, &sz, fn_bytes, err, sizeof err) < 0)
+        cli_fail(path, "%s", err);
+    if (twpp_print_summary(stdout, model, &sz, blocks) < 0)
+        cli_fail(NULL, "cannot write the summary");
+    if (db_path)
+        store(argc, argv, trace, &sz, fn_bytes, blocks);
+    cli_flush_stdout();
+    if (path != out_path)
+        free(path);
+    free(fn_bytes);
+    twpp_model_free(model);
+    mr_reader_close(reader);
+}
+
+int main(int argc, char **argv)
+{
+    char **args;
+    cli_init(argv[0]);
+    opts_parse(&spec, argc, argv, &args);
+    if (function && expand)
+        cli_usage_error("--function and --expand are two different queries");
+    if ((function || expand) && db_path)
+        cli_usage_error("--db goes with building, not with a query");
+    if ((function || expand) && !strcmp(args[0], "-"))
+        cli_usage_error("a query needs FILE.twpp");
+    if (function || expand)
+        query(args[0]);
+    else
+        build(args[0], argc, argv);
+    return 0;
+}
