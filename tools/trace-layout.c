@@ -165,6 +165,8 @@ int main(int argc, char **argv)
         cli_fail(cli_trace(), "out of memory");
     if (!no_gain)
         predict(args[0]);
+    if (!cli_trace_complete())
+        printf("the trace is truncated: what follows covers its intact part\n");
     if (ly_report(stdout, prof, replay, top) < 0)
         cli_fail("<stdout>", "cannot write: %s", strerror(errno));
     cli_flush_stdout();

@@ -5,7 +5,7 @@
 # that reads traces and exit 0, or with --strict an error and exit 1; a
 # database written from a truncated trace... (see db checks below).
 source "$(dirname "$0")/lib.sh"
-readers="trace-info trace-dump trace-objrel trace-objects trace-mempat trace-cache"
+readers="trace-info trace-dump trace-objrel trace-objects trace-mempat trace-cache trace-layout"
 all="$readers trace-db trace-plot trace-synth"
 
 good=$TMP/good.mrt
