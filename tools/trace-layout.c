@@ -70,7 +70,7 @@ static const opt_def options[] = {
       "affinity (FA, AA) that joins two clusters (default 0.5)", 0, 0, set_tau },
     { "presence", 0, OPT_CALL, NULL, "F",
       "share of a field's weight a loop needs to count as\n"
-      "touching it (default 0.01)", 0, 0, set_presence },
+      "touching it (default 0.001)", 0, 0, set_presence },
     { "no-gain", 0, OPT_FLAG, &no_gain, NULL,
       "skip the replay that predicts each suggestion's gain", 0, 0, NULL },
     { "top", 0, OPT_U32, &top, "N", "rows of the hot data and loop tables (default 10)",

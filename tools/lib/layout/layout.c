@@ -425,6 +425,28 @@ uint32_t ly_cluster(uint32_t n, const double *aff, const uint8_t *forbid,
     return k;
 }
 
+void ly_affinity(uint32_t nl, uint32_t n, const double *w, double presence,
+                 double *aff)
+{
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++) {
+            double ta = 0, tb = 0, common = 0;
+            for (uint32_t l = 0; l < nl; l++) {
+                ta += w[(size_t)l * n + a];
+                tb += w[(size_t)l * n + b];
+            }
+            /* per-item numerators (pitfall 8): both items' weight in the
+             * loops where both are present; slot 0 (outside loops) only in
+             * the denominator */
+            for (uint32_t l = 1; l < nl; l++) {
+                double wa = w[(size_t)l * n + a], wb = w[(size_t)l * n + b];
+                if (wa > 0 && wb > 0 && wa >= presence * ta && wb >= presence * tb)
+                    common += wa + wb;
+            }
+            aff[(size_t)a * n + b] = a == b ? 1 : ta + tb > 0 ? common / (ta + tb) : 0;
+        }
+}
+
 static int cmp_field(const void *a, const void *b)
 {
     const ly_field *x = a, *y = b;
@@ -490,20 +512,7 @@ static int analyse_struct(ly_profile *p, uint32_t gid, ly_stream **ss, uint32_t 
         st->fields[f].w += ss[i]->w;
         lw[(size_t)slot_of(ss[i]->loop) * nf + f] += ss[i]->w;
     }
-    /* Eq. 7, per-field numerators (pitfall 8): both fields' weight in the
-     * loops where both are present; accesses outside loops only in the
-     * denominator */
-    for (uint32_t a = 0; a < nf; a++)
-        for (uint32_t b = 0; b < nf; b++) {
-            double common = 0, tot = st->fields[a].w + st->fields[b].w;
-            for (uint32_t l = 1; l < nl; l++) {
-                double wa = lw[(size_t)l * nf + a], wb = lw[(size_t)l * nf + b];
-                if (wa > 0 && wb > 0 && wa >= p->o.presence * st->fields[a].w &&
-                    wb >= p->o.presence * st->fields[b].w)
-                    common += wa + wb;
-            }
-            st->fa[a * nf + b] = a == b ? 1 : tot > 0 ? common / tot : 0;
-        }
+    ly_affinity(nl, nf, lw, p->o.presence, st->fa);
     st->nclusters = ly_cluster(nf, st->fa, NULL, p->o.tau, cl);
     for (uint32_t f = 0; f < nf; f++)
         st->fields[f].cluster = cl[f];

@@ -30,7 +30,7 @@ typedef enum ly_metric {
 
 #define LY_DEFAULT_HOT 0.01        /* l_d for an object to be analysed */
 #define LY_DEFAULT_TAU 0.5         /* FA / AA to put two in one cluster */
-#define LY_DEFAULT_PRESENCE 0.01   /* share of a field's (array's) weight a
+#define LY_DEFAULT_PRESENCE 0.001  /* share of a field's (array's) weight a
                                     * loop needs to count as touching it */
 
 typedef struct ly_options {
@@ -146,6 +146,13 @@ uint64_t ly_gcd(uint64_t a, uint64_t b);
  * whose stride exceeds their widest access (non-unit, non-zero) and that
  * have at least min_n accesses; 0 when none does. */
 uint64_t ly_struct_size(const ly_stream *const *s, uint32_t n, uint64_t min_n);
+/* Eqs. 7 and 11: the affinity of every pair of n items, from w[l * n + i],
+ * the weight of item i in loop slot l (nl slots; slot 0 is outside every
+ * loop and counts only in the denominators): the weight of both items in
+ * the loops where both are present (each with at least presence of its
+ * total), over both items' totals. aff[a * n + a] is 1. */
+void ly_affinity(uint32_t nl, uint32_t n, const double *w, double presence,
+                 double *aff);
 /* Average-linkage clustering of n items with affinity aff[i*n+j] at
  * threshold tau; forbid[i*n+j] (may be NULL) keeps two items apart.
  * cluster[] gets 0.. numbers in order of the items' first member; returns
