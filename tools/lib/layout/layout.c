@@ -264,8 +264,9 @@ static int flush_instance(ly_profile *p, int32_t l)
     for (size_t a = 0; a < in->n; a++)
         for (size_t b = 0; b < in->n; b++) {
             const ly_window *x = &in->w[a], *y = &in->w[b];
-            if (x->group >= y->group)
-                continue;
+            if (x->group >= y->group || x->t_first == x->t_last ||
+                y->t_first == y->t_last)
+                continue;       /* one access is no window: it has no order */
             uint64_t key = (uint64_t)l << 40 ^ (uint64_t)x->group << 20 ^ y->group;
             int added;
             void **slot = u64map_slot_of(&p->pairs, key, &added);

@@ -221,8 +221,9 @@ static void gains(FILE *out, const ly_profile *p, const ly_replay *r)
         fprintf(out, "  %-44s", what);
         for (unsigned k = 0; k < nl; k++)
             fprintf(out, " %12llu", (unsigned long long)x->misses[k]);
-        fprintf(out, " %14.0f %+7.1f%%\n", x->latency,
-                b->latency > 0 ? 100 * (x->latency - b->latency) / b->latency : 0);
+        fprintf(out, " %14.0f %+7.1f%%%s\n", x->latency,
+                b->latency > 0 ? 100 * (x->latency - b->latency) / b->latency : 0,
+                x->latency > b->latency ? "  (a predicted loss: not advised)" : "");
     }
 }
 
