@@ -106,12 +106,12 @@ static void predict(const char *path)
     char *err = NULL;
     mr_reader *r = mr_reader_open(path, &err);
     mr_event ev;
-    int rc;
+    int rc = 0;
     if (!r)
         cli_fail(path, "cannot reopen for the replay: %s", err ? err : "?");
     if (!(replay = ly_replay_new(prof)))
         cli_fail(NULL, "out of memory");
-    while ((rc = mr_next(r, &ev)) > 0)
+    while (ly_replay_ngains(replay) && (rc = mr_next(r, &ev)) > 0)
         if (ly_replay_event(replay, &ev) < 0)
             cli_fail(path, "out of memory");
     mr_reader_close(r);

@@ -63,6 +63,7 @@ struct ly_profile {
     size_t gcap;
     uint32_t ngroups;
     double total;
+    double latency;             /* of every access, whatever the metric */
     uint64_t weighed;
     uint64_t countdown, rng;    /* sampling */
     ly_struct *structs;
@@ -237,10 +238,15 @@ static int record(ly_profile *p, const access_exec *x, uint32_t i, obj_object *o
         s->base_off = off;
         s->o_min = s->o_max = s->o_tmin = rel;
         s->t_min = t;
-    } else {
+        s->prev_off = off;
+    } else if (off - s->prev_off != s->step) {
+        /* a new step: the gcd may shrink (the same step again cannot
+         * change it: the stride divides the last distance and the step) */
+        s->step = off - s->prev_off;
         s->stride = ly_gcd(s->stride, off > s->base_off ? off - s->base_off
                                                         : s->base_off - off);
     }
+    s->prev_off = off;
     s->n++;
     s->w += w;
     if (a->size < s->min_size)
@@ -334,6 +340,7 @@ int ly_event(ly_profile *p, const mr_event *ev)
         const mr_access *a = &x.acc[i];
         unsigned level = cache_access(p->cache, a->addr, a->size ? a->size : 1,
                                       a->kind == MR_STORE ? CACHE_WRITE : CACHE_READ);
+        p->latency += cache_latency(p->cache, level);
         if (p->o.loads_only && a->kind == MR_STORE)
             continue;           /* PEBS-LL sees loads; modifies load too */
         if (p->o.sample && --p->countdown)
@@ -765,6 +772,16 @@ const ly_array *ly_array_at(const ly_profile *p, uint32_t i) { return &p->arrays
 uint32_t ly_nconflicts(const ly_profile *p) { return (uint32_t)p->nconflicts; }
 const ly_conflict *ly_conflict_at(const ly_profile *p, uint32_t i) { return &p->conflicts[i]; }
 uint32_t ly_nregroups(const ly_profile *p) { return p->nregroups; }
+double ly_latency(const ly_profile *p) { return p->latency; }
+
+uint64_t ly_misses(const ly_profile *p, unsigned k)
+{
+    if (k >= cache_nlevels(p->cache))
+        return 0;
+    const cache_level_stats *st = cache_stats(p->cache, k);
+    return st->misses[CACHE_READ] + st->misses[CACHE_WRITE];
+}
+
 double ly_loop_weight(const ly_profile *p, int32_t l) { return p->loop_w[slot_of(l)]; }
 
 double ly_aa(const ly_profile *p, uint32_t a, uint32_t b)

@@ -59,6 +59,8 @@ typedef struct ly_stream {
     double o_min, o_max;        /* Eq. 9: offset / object size */
     uint64_t t_min, t_max;      /* first and last access time */
     double o_tmin, o_tmax;      /* o of those two accesses */
+    uint64_t prev_off, step;    /* the last offset and step: a step seen
+                                 * before leaves the stride as it is */
 } ly_stream;
 
 /* A field of a structure: the offset streams with a non-unit stride reach
@@ -137,6 +139,10 @@ const ly_conflict *ly_conflict_at(const ly_profile *p, uint32_t i);
  * conflicting). */
 double ly_aa(const ly_profile *p, uint32_t a, uint32_t b);
 uint32_t ly_nregroups(const ly_profile *p);
+/* The unchanged layout in the cache model: misses of data level k (all
+ * accesses, loads and stores) and the total latency of every access. */
+uint64_t ly_misses(const ly_profile *p, unsigned k);
+double ly_latency(const ly_profile *p);
 /* Weight of loop l (-1: outside loops). */
 double ly_loop_weight(const ly_profile *p, int32_t l);
 

@@ -14,12 +14,15 @@
 struct ly_replay {
     const ly_profile *p;
     objrel *rel;
-    uint32_t nsims;             /* [0] unchanged, then the suggestions */
+    uint32_t nsims;             /* [0] unchanged (the analysis pass's figures,
+                                 * no model of its own), then the suggestions */
     cache_sim **sims;
     ly_gain *gains;             /* per sim */
     ly_gain **order;            /* suggestions, best first */
     int32_t *split_of;          /* group -> struct index, -1 */
     int32_t *array_of;          /* group -> array index in a regrouping, -1 */
+    uint64_t *prefix, *width;   /* per array: its place in its regrouping's
+                                 * element, and that element's size */
 };
 
 /* The field owning byte f of a structure: the last field at or below it
@@ -51,22 +54,34 @@ uint64_t ly_remap_split(const ly_struct *st, uint64_t base, uint64_t addr)
     return REGION(SPLIT_TAG + k) + base + e * csize + pos + d;
 }
 
-uint64_t ly_remap_regroup(const ly_profile *p, uint32_t advice, uint32_t array,
-                          uint64_t base, uint64_t addr)
+/* Where array `array` of regrouping `advice` sits in the interleaved
+ * element (*prefix), and that element's size (*total). */
+static void regroup_place(const ly_profile *p, uint32_t advice, uint32_t array,
+                          uint64_t *prefix, uint64_t *total)
 {
-    uint64_t total = 0, prefix = 0;
+    *prefix = *total = 0;
     for (uint32_t i = 0; i < ly_narrays(p); i++) {
         const ly_array *a = ly_array_at(p, i);
         if (a->advice != (int)advice)
             continue;
         if (i < array)
-            prefix += a->elem;
-        total += a->elem;
+            *prefix += a->elem;
+        *total += a->elem;
     }
-    const ly_array *me = ly_array_at(p, array);
-    uint64_t off = addr - base;
-    return REGION(REGROUP_TAG + advice) + (off / me->elem) * total + prefix +
-           off % me->elem;
+}
+
+static uint64_t regroup_addr(uint32_t advice, uint64_t elem, uint64_t prefix,
+                             uint64_t total, uint64_t off)
+{
+    return REGION(REGROUP_TAG + advice) + (off / elem) * total + prefix + off % elem;
+}
+
+uint64_t ly_remap_regroup(const ly_profile *p, uint32_t advice, uint32_t array,
+                          uint64_t base, uint64_t addr)
+{
+    uint64_t prefix, total;
+    regroup_place(p, advice, array, &prefix, &total);
+    return regroup_addr(advice, ly_array_at(p, array)->elem, prefix, total, addr - base);
 }
 
 ly_replay *ly_replay_new(const ly_profile *p)
@@ -87,11 +102,14 @@ ly_replay *ly_replay_new(const ly_profile *p)
     r->order = calloc(r->nsims, sizeof *r->order);
     r->split_of = malloc(((size_t)ng + 1) * sizeof *r->split_of);
     r->array_of = malloc(((size_t)ng + 1) * sizeof *r->array_of);
-    if (!r->rel || !r->sims || !r->gains || !r->order || !r->split_of || !r->array_of) {
+    r->prefix = calloc((size_t)ly_narrays(p) + 1, sizeof *r->prefix);
+    r->width = calloc((size_t)ly_narrays(p) + 1, sizeof *r->width);
+    if (!r->rel || !r->sims || !r->gains || !r->order || !r->split_of || !r->array_of ||
+        !r->prefix || !r->width) {
         ly_replay_free(r);
         return NULL;
     }
-    for (uint32_t i = 0; i < r->nsims; i++)
+    for (uint32_t i = 1; i < r->nsims; i++)
         if (!(r->sims[i] = cache_new(&ly_opts(p)->cache))) {
             ly_replay_free(r);
             return NULL;
@@ -106,8 +124,11 @@ ly_replay *ly_replay_new(const ly_profile *p)
             r->gains[s++] = (ly_gain){.kind = LY_GAIN_SPLIT, .which = i};
         }
     for (uint32_t a = 0; a < ly_narrays(p); a++)
-        if (ly_array_at(p, a)->advice >= 0)
+        if (ly_array_at(p, a)->advice >= 0) {
             r->array_of[ly_array_at(p, a)->group] = (int32_t)a;
+            regroup_place(p, (uint32_t)ly_array_at(p, a)->advice, a, &r->prefix[a],
+                          &r->width[a]);
+        }
     for (uint32_t k = 0; k < ly_nregroups(p); k++)
         r->gains[s++] = (ly_gain){.kind = LY_GAIN_REGROUP, .which = k};
     if (nsug > 1)
@@ -119,13 +140,15 @@ void ly_replay_free(ly_replay *r)
 {
     if (!r)
         return;
-    for (uint32_t i = 0; r->sims && i < r->nsims; i++)
+    for (uint32_t i = 1; r->sims && i < r->nsims; i++)
         cache_free(r->sims[i]);
     free(r->sims);
     free(r->gains);
     free(r->order);
     free(r->split_of);
     free(r->array_of);
+    free(r->prefix);
+    free(r->width);
     objrel_free(r->rel);
     free(r);
 }
@@ -144,7 +167,8 @@ static uint64_t remap(const ly_replay *r, uint32_t s, const obj_object *o,
     if (ar >= 0) {
         uint32_t adv = (uint32_t)ly_array_at(r->p, (uint32_t)ar)->advice;
         if (g->kind == LY_GAIN_ALL || (g->kind == LY_GAIN_REGROUP && g->which == adv))
-            return ly_remap_regroup(r->p, adv, (uint32_t)ar, o->addr, addr);
+            return regroup_addr(adv, ly_array_at(r->p, (uint32_t)ar)->elem, r->prefix[ar],
+                                r->width[ar], addr - o->addr);
     }
     return addr;
 }
@@ -153,15 +177,17 @@ int ly_replay_event(ly_replay *r, const mr_event *ev)
 {
     access_exec x;
     int n = objrel_event(r->rel, ev, &x);
-    if (n <= 0)
-        return n;
+    if (n <= 0 || r->nsims == 1)
+        return n;               /* nothing to replay: the map only */
     for (uint32_t i = 0; i < x.n; i++) {
         const mr_access *a = &x.acc[i];
         obj_object *o = objrel_find(r->rel, &x, i, a->addr);
         int mapped = o->group->kind == OBJ_HEAP || o->group->kind == OBJ_STATIC;
         cache_op op = a->kind == MR_STORE ? CACHE_WRITE : CACHE_READ;
         uint32_t size = a->size ? a->size : 1;
-        for (uint32_t s = 0; s < r->nsims; s++) {
+        mapped = mapped && o->group->id < ly_ngroups(r->p) &&
+                 (r->split_of[o->group->id] >= 0 || r->array_of[o->group->id] >= 0);
+        for (uint32_t s = 1; s < r->nsims; s++) {
             uint64_t addr = mapped ? remap(r, s, o, a->addr) : a->addr;
             unsigned level = cache_access(r->sims[s], addr, size, op);
             r->gains[s].latency += cache_latency(r->sims[s], level);
@@ -179,8 +205,11 @@ static int by_latency(const void *a, const void *b)
 void ly_replay_finish(ly_replay *r)
 {
     objrel_finish(r->rel);
-    unsigned nl = cache_nlevels(r->sims[0]);
-    for (uint32_t s = 0; s < r->nsims; s++)
+    unsigned nl = ly_replay_nlevels(r);
+    for (unsigned k = 0; k < nl && k < CACHE_MAX_LEVELS; k++)
+        r->gains[0].misses[k] = ly_misses(r->p, k);
+    r->gains[0].latency = ly_latency(r->p);
+    for (uint32_t s = 1; s < r->nsims; s++)
         for (unsigned k = 0; k < nl && k < CACHE_MAX_LEVELS; k++) {
             const cache_level_stats *st = cache_stats(r->sims[s], k);
             r->gains[s].misses[k] = st->misses[CACHE_READ] + st->misses[CACHE_WRITE];
@@ -194,4 +223,7 @@ void ly_replay_finish(ly_replay *r)
 const ly_gain *ly_replay_base(const ly_replay *r) { return &r->gains[0]; }
 uint32_t ly_replay_ngains(const ly_replay *r) { return r->nsims - 1; }
 const ly_gain *ly_replay_gain(const ly_replay *r, uint32_t i) { return r->order[i]; }
-unsigned ly_replay_nlevels(const ly_replay *r) { return cache_nlevels(r->sims[0]); }
+unsigned ly_replay_nlevels(const ly_replay *r)
+{
+    return ly_opts(r->p)->cache.nlevels;
+}
