@@ -17,8 +17,10 @@
 #include "layout/layout.h"
 #include "layout/replay.h"
 #include "layout/report.h"
+#include "layout/store.h"
+#include "db/session.h"
 
-static const char *preset = "lwptool";
+static const char *preset = "lwptool", *db_path;
 static ly_options lo = {.hot = LY_DEFAULT_HOT, .tau = LY_DEFAULT_TAU,
                         .presence = LY_DEFAULT_PRESENCE, .group_depth = 1};
 static int no_gain;
@@ -71,6 +73,9 @@ static const opt_def options[] = {
     { "presence", 0, OPT_CALL, NULL, "F",
       "share of a field's weight a loop needs to count as\n"
       "touching it (default 0.001)", 0, 0, set_presence },
+    { "db", 0, OPT_STRING, &db_path, "FILE",
+      "also store the results in profile database FILE\n"
+      "(layout_* tables; one transaction)", 0, 0, NULL },
     { "no-gain", 0, OPT_FLAG, &no_gain, NULL,
       "skip the replay that predicts each suggestion's gain", 0, 0, NULL },
     { "top", 0, OPT_U32, &top, "N", "rows of the hot data and loop tables (default 10)",
@@ -97,6 +102,13 @@ static const cmd_spec spec = {
 };
 
 static mr_reader *reader;
+static pdb_session db;
+
+static void abort_db(void *ctx)
+{
+    (void)ctx;
+    pdb_session_abort(&db);
+}
 static ly_profile *prof;
 static ly_replay *replay;
 
@@ -147,6 +159,12 @@ int main(int argc, char **argv)
     if (!args[0] || !strcmp(args[0], "-"))
         cli_fail("-", "reads the trace more than once: give a file, not standard input");
     reader = cli_open_trace(args[0]);
+    if (db_path) {
+        char *derr = NULL;
+        if (pdb_session_open(&db, db_path, &derr) < 0)
+            cli_fail(db_path, "%s", derr ? derr : "cannot open");
+        cli_on_fail(abort_db, NULL);
+    }
     cfg *g = loops_of();
     /* the second pass on a fresh reader; symbols come from the first */
     mr_reader *again = mr_reader_open(args[0], &rerr);
@@ -165,6 +183,11 @@ int main(int argc, char **argv)
         cli_fail(cli_trace(), "out of memory");
     if (!no_gain)
         predict(args[0]);
+    if (db_path &&
+        (pdb_session_begin(&db, "layout", LAYOUT_TABLES, reader, args[0], argc, argv) < 0 ||
+         ly_store(db.db, db.run, prof, replay, reader) < 0 ||
+         pdb_session_commit(&db) < 0))
+        cli_fail(db_path, "%s", pdb_session_error(&db));
     if (!cli_trace_complete())
         printf("the trace is truncated: what follows covers its intact part\n");
     if (ly_report(stdout, prof, replay, top) < 0)

@@ -70,6 +70,32 @@ done
 check "--sample=50: the same split" grep -qE "into 2 structures: \{0,8\} \{4,12\}" "$TMP/sampled"
 check "--sample=50: says so" grep -q "sampled 1 in 50 (random period)" "$TMP/sampled"
 
+# ---- the database: the advice as rows, gains, plots ---------------------------
+db=$TMP/l.db
+"$BIN/trace-objects" -q --db "$db" "$TMP/split.mrt"
+sites=$(sqlite3 "$db" "SELECT count(*) FROM alloc_sites")
+"$BIN/trace-layout" -q --db "$db" "$TMP/split.mrt" >/dev/null
+check_eq "--db after trace-objects: its alloc_sites rows reused" "$sites" \
+  "$(sqlite3 "$db" "SELECT count(*) FROM alloc_sites")"
+check_eq "layout_splits: clusters of offsets of the malloc'd structure" \
+  "main:$line|0|0 main:$line|0|8 main:$line|1|4 main:$line|1|12" \
+  "$(sqlite3 "$db" "SELECT group_concat(x, ' ') FROM (SELECT s.name || '|' || l.cluster || '|' ||
+      l.offset AS x FROM layout_splits l JOIN alloc_sites s ON s.id = l.site
+      ORDER BY l.cluster, l.offset)")"
+check_eq "layout_gains: D1 misses fall with the split" 1 \
+  "$(sqlite3 "$db" "SELECT misses_after < misses_before FROM layout_gains WHERE level = 'D1' AND kind = 'split'")"
+check "layout_advice query names the split" \
+  grep -q "split main:$line into {0,8} {4,12}" <("$BIN/trace-db" "$db" query layout_advice)
+"$BIN/trace-layout" -q --db "$db" "$TMP/same.mrt" >/dev/null
+check_eq "layout_regroups: one advice of four arrays" "0|4" \
+  "$(sqlite3 "$db" "SELECT advice, count(*) FROM layout_regroups WHERE run = (SELECT max(id) FROM runs) GROUP BY advice")"
+if command -v gnuplot >/dev/null; then
+  MEMREC_PLOTS=$ROOT/plots "$BIN/trace-plot" layout_affinity --db "$db" --run=1 -o "$TMP/a.png" >/dev/null 2>&1
+  check "trace-plot layout_affinity draws" test -s "$TMP/a.png"
+  MEMREC_PLOTS=$ROOT/plots "$BIN/trace-plot" layout_fields --db "$db" --run=1 -o "$TMP/f.png" >/dev/null 2>&1
+  check "trace-plot layout_fields draws" test -s "$TMP/f.png"
+fi
+
 # ---- bad input -------------------------------------------------------------------
 "$BIN/trace-layout" - <"$TMP/split.mrt" >/dev/null 2>"$TMP/err"
 check_eq "standard input: status 1" 1 $?

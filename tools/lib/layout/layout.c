@@ -235,6 +235,7 @@ static int record(ly_profile *p, const access_exec *x, uint32_t i, obj_object *o
     g->last_t = t;
     double rel = o->size ? (double)off / (double)o->size : 0;
     if (!s->n) {
+        s->kind = a->kind;
         s->base_off = off;
         s->o_min = s->o_max = s->o_tmin = rel;
         s->t_min = t;

@@ -55,6 +55,7 @@ typedef struct ly_stream {
     uint64_t base_off;          /* the first access's offset */
     uint64_t stride;            /* gcd of |offset - base_off|: Eqs. 2-3 */
     uint32_t min_size, max_size;
+    uint8_t kind;               /* mr_access_kind of its first access */
     double w;                   /* weight */
     double o_min, o_max;        /* Eq. 9: offset / object size */
     uint64_t t_min, t_max;      /* first and last access time */
