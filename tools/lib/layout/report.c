@@ -87,13 +87,15 @@ static void splitting(FILE *out, const ly_profile *p)
         double fw = 0;
         for (uint32_t f = 0; f < st->nfields; f++)
             fw += st->fields[f].w;
-        fprintf(out, "    %8s %5s %8s %8s  FA (Eq. 7) with fields 0..%u\n", "offset",
-                "size", "latency", "cluster", st->nfields - 1);
+        uint32_t shown = st->nfields <= 16 ? st->nfields : 0;   /* a readable matrix */
+        fprintf(out, "    %8s %5s %8s %8s  %s", "offset", "size", "latency", "cluster",
+                shown ? "FA (Eq. 7) with each field in turn\n"
+                      : "(FA matrix: too wide to print; --db keeps it)\n");
         for (uint32_t f = 0; f < st->nfields; f++) {
             const ly_field *fl = &st->fields[f];
             fprintf(out, "    %8llu %5u %7.1f%% %8d ", (unsigned long long)fl->offset,
                     fl->size, fw > 0 ? 100 * fl->w / fw : 0, fl->cluster);
-            for (uint32_t h = 0; h < st->nfields; h++)
+            for (uint32_t h = 0; h < shown; h++)
                 fprintf(out, " %4.2f", st->fa[f * st->nfields + h]);
             fprintf(out, "%s\n", fl->multi ? "  (an access covers the next field too)" : "");
         }
