@@ -43,6 +43,25 @@ body=$(grep -n 'b\[i\] = arr\[i\].a + arr\[i\].c' "$ROOT/samples/layout_split.c"
 check "the {a,c} loop maps to its lines and fields (offsets 8 and 0)" \
   grep -qE "main .*layout_split.c:$((body - 1))-$body +main:$line#[0-9]+\+8\+0" "$TMP/out"
 
+# ---- the prediction against the advice applied by hand ----------------------------
+# The predicted D1 miss reduction of the split and the reduction the
+# rewritten sample shows in its own trace: same direction, within 2x.
+d1() { awk -v what="$2" '$0 ~ "^  " what { print $3; exit }' "$1"; }  # two words, then D1
+for pair in "layout_split 20000 4" "layout_hotcold 20000 5"; do
+  set -- $pair
+  record "$TMP/$1.mrt" "$SAMPLES/$1" "$2" "$3" >/dev/null
+  record "$TMP/$1_opt.mrt" "$SAMPLES/$1_opt" "$2" "$3" >/dev/null
+  "$BIN/trace-layout" "$TMP/$1.mrt" >"$TMP/$1.out" 2>/dev/null
+  "$BIN/trace-layout" "$TMP/$1_opt.mrt" >"$TMP/$1_opt.out" 2>/dev/null
+  before=$(d1 "$TMP/$1.out" "as recorded") predicted=$(d1 "$TMP/$1.out" "split ")
+  measured=$(d1 "$TMP/$1_opt.out" "as recorded")
+  check "$1: predicted ($before -> $predicted) and hand-applied ($measured) D1 reductions agree within 2x" \
+    awk -v b="$before" -v p="$predicted" -v m="$measured" 'BEGIN {
+      dp = b - p; dm = b - m; exit !(m != "" && dp > 0 && dm > 0 && dp <= 2 * dm && dm <= 2 * dp) }'
+done
+check "layout_hotcold: split {0..40} from {48}" \
+  grep -qE "into 2 structures: \{0,8,16,24,32,40\} \{48\}" "$TMP/layout_hotcold.out"
+
 # ---- Figure 1b and the conflicts of Figure 4 -------------------------------------
 for mode in same reverse halves times; do
   record "$TMP/$mode.mrt" "$SAMPLES/layout_regroup" $mode 20000 4 >/dev/null
