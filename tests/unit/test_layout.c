@@ -4,14 +4,22 @@
  * stride, a zero stride and a vector access covering two fields; field
  * affinity (Eq. 7) with per-field numerators (ART's U-P 0.02 in
  * miniature) and the presence rule against one stray access; average
- * linkage that does not chain; the remapping of a split and a regrouping.
+ * linkage that does not chain; the remapping of a split; and the whole
+ * analysis on a trace written here: a loop reading a 16-byte vector over
+ * fields 0 and 8 and an 8-byte field at 16 of 32-byte records.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <cmocka.h>
+
+#include "memrec_trace.h"
+#include "algo/cache_config.h"
 
 #include "layout/layout.h"
 #include "layout/replay.h"
@@ -155,6 +163,108 @@ static void test_remap_split(void **state)
     assert_int_equal(ly_remap_split(&st, base, base + 16 * 3 + 14), r1 + base + 30); /* d[3]+2 */
 }
 
+/* One loop block (0x401000): a 16-byte load at +0 and an 8-byte load at
+ * +16 of record i of a malloc'd array of 64 32-byte records, run 64 times
+ * (the block follows itself: a loop); then a second loop (0x401100)
+ * reading the 8 bytes at +8 that the vector load also covers. */
+static void write_vector_trace(const char *path)
+{
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    const char *argv[] = {"vec"};
+    mr_process pr = {7, 1, 0, "/bin/vec", 1, argv, ""};
+    assert_int_equal(mr_write_process(w, &pr), 0);
+    const mr_instr_def ins[] = {{0x401000, 4}, {0x401004, 4}};
+    const mr_access_def acc[] = {{0, MR_LOAD, 0, 16}, {1, MR_LOAD, 0, 8}};
+    const mr_exit_def ex[] = {{2, 2, MR_JUMP_BORING}};
+    mr_block_def b = {0, 0x401000, 2, ins, 2, acc, 1, ex};
+    assert_int_equal(mr_write_block_def(w, &b), 0);
+    const mr_instr_def ins2[] = {{0x401100, 4}};
+    const mr_access_def acc2[] = {{0, MR_LOAD, 0, 8}};
+    const mr_exit_def ex2[] = {{1, 1, MR_JUMP_BORING}};
+    mr_block_def b2 = {1, 0x401100, 1, ins2, 1, acc2, 1, ex2};
+    assert_int_equal(mr_write_block_def(w, &b2), 0);
+    uint64_t ips[] = {0x402000};
+    mr_stack st = {1, 1, ips};
+    assert_int_equal(mr_write_stack(w, &st), 0);
+    assert_int_equal(mr_write_thread_switch(w, 1), 0);
+    mr_heap h = {MR_MALLOC, 0x10000000, 64 * 32, 0, 0, 1};
+    assert_int_equal(mr_write_heap(w, &h), 0);
+    for (uint64_t i = 0; i < 64; i++) {
+        uint64_t a[] = {0x10000000 + 32 * i, 0x10000000 + 32 * i + 16};
+        assert_int_equal(mr_write_exec(w, 0, 0, a, NULL), 0);
+    }
+    for (uint64_t i = 0; i < 64; i++) {
+        uint64_t a[] = {0x10000000 + 32 * i + 8};
+        assert_int_equal(mr_write_exec(w, 1, 0, a, NULL), 0);
+    }
+    mr_end end = {MR_END_EXIT, 0, 0, {0}};
+    assert_int_equal(mr_writer_close(w, &end, &err), 0);
+}
+
+static void test_vector_fields(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_layout.XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/v.mrt", dir);
+    write_vector_trace(path);
+    char *err = NULL;
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    cfg_builder *cb = cfg_builder_new();
+    mr_event ev;
+    while (mr_next(r, &ev) > 0)
+        assert_int_equal(cfg_builder_event(cb, &ev), 0);
+    cfg *g = cfg_build(cb, r);
+    assert_non_null(g);
+    cfg_builder_free(cb);
+    assert_int_equal(cfg_nloops(g), 2);
+    ly_options o = {.hot = LY_DEFAULT_HOT, .tau = LY_DEFAULT_TAU,
+                    .presence = LY_DEFAULT_PRESENCE, .group_depth = 1};
+    char cerr[128];
+    assert_int_equal(cache_preset("lwptool", &o.cache, cerr, sizeof cerr), 0);
+    ly_profile *p = ly_new(&o, g);
+    assert_non_null(p);
+    mr_reader *again = mr_reader_open(path, &err);
+    assert_non_null(again);
+    while (mr_next(again, &ev) > 0)
+        assert_int_equal(ly_event(p, &ev), 0);
+    mr_reader_close(again);
+    assert_int_equal(ly_finish(p), 0);
+    assert_int_equal(ly_accesses(p), 192);
+    assert_int_equal(ly_nstructs(p), 1);
+    const ly_struct *st = ly_struct_at(p, 0);
+    assert_int_equal(st->size, 32);
+    assert_int_equal(st->nfields, 3);
+    assert_int_equal(st->fields[0].offset, 0);
+    assert_int_equal(st->fields[0].size, 16);
+    assert_int_equal(st->fields[0].multi, 1);  /* the vector covers +8 too */
+    assert_int_equal(st->fields[1].offset, 8);
+    assert_int_equal(st->fields[1].multi, 0);
+    assert_int_equal(st->fields[2].offset, 16);
+    assert_int_equal(st->fields[2].multi, 0);
+    /* {0, 16} in one loop, {8} in the other */
+    assert_int_equal(st->split, 1);
+    assert_int_equal(st->fields[0].cluster, st->fields[2].cluster);
+    assert_true(st->fields[0].cluster != st->fields[1].cluster);
+    assert_true(fabs(st->fa[0 * 3 + 1]) < 1e-12);
+    assert_true(fabs(st->fa[0 * 3 + 2] - 1) < 1e-12);
+    int32_t loops[2] = {-2, -2};
+    for (uint32_t i = 0; i < ly_nstreams(p); i++) {
+        const ly_stream *x = ly_stream_at(p, i);
+        assert_true(x->loop >= 0);
+        loops[x->pc == 0x401100] = x->loop;
+    }
+    assert_true(loops[0] != loops[1]);
+    ly_free(p);
+    cfg_free(g);
+    mr_reader_close(r);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -164,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_affinity_fig1),
         cmocka_unit_test(test_cluster),
         cmocka_unit_test(test_remap_split),
+        cmocka_unit_test(test_vector_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
