@@ -28,6 +28,18 @@ CREATE TABLE IF NOT EXISTS layout_groups (
     objects   INTEGER NOT NULL   -- its objects that were accessed
 );
 
+-- Hot data per object: the heaviest objects (at most 100) with their l_d.
+CREATE TABLE IF NOT EXISTS layout_objects (
+    run       INTEGER NOT NULL REFERENCES runs(id),         -- the run
+    site      INTEGER NOT NULL REFERENCES alloc_sites(id),  -- its group
+    serial    INTEGER NOT NULL,  -- object number within its group (as objects.serial)
+    address   INTEGER NOT NULL,  -- its address (the last one)
+    size      INTEGER NOT NULL,  -- its size in bytes
+    weight    REAL NOT NULL,     -- sum of its accesses' weights
+    l_d       REAL NOT NULL,     -- weight / the program's weight (Eq. 1)
+    accesses  INTEGER NOT NULL   -- accesses weighed
+);
+
 -- Streams: the accesses of one instruction to one group (Eqs. 2-3).
 CREATE TABLE IF NOT EXISTS layout_streams (
     run         INTEGER NOT NULL REFERENCES runs(id),          -- the run

@@ -103,6 +103,11 @@ check_eq "layout_splits: clusters of offsets of the malloc'd structure" \
       ORDER BY l.cluster, l.offset)")"
 check_eq "layout_gains: D1 misses fall with the split" 1 \
   "$(sqlite3 "$db" "SELECT misses_after < misses_before FROM layout_gains WHERE level = 'D1' AND kind = 'split'")"
+check_eq "layout_objects: the heaviest object is the structure array, with its group's l_d" \
+  "main:$line|1" \
+  "$(sqlite3 "$db" "SELECT a.name, abs(o.l_d - g.l_d) < 1e-9 FROM layout_objects o
+      JOIN layout_groups g ON g.run = o.run AND g.site = o.site
+      JOIN alloc_sites a ON a.id = o.site ORDER BY o.weight DESC LIMIT 1")"
 check "layout_advice query names the split" \
   grep -q "split main:$line into {0,8} {4,12}" <("$BIN/trace-db" "$db" query layout_advice)
 "$BIN/trace-layout" -q --db "$db" "$TMP/same.mrt" >/dev/null

@@ -19,6 +19,8 @@ typedef struct ly_insn {
 
 /* Per object: whether an access reached it (its lifetime then counts). */
 typedef struct ly_obj {
+    double w;                   /* its accesses' weight */
+    uint64_t n;
     uint8_t touched;
 } ly_obj;
 
@@ -75,6 +77,8 @@ struct ly_profile {
     double *aa;                 /* narrays x narrays */
     uint32_t nregroups;
     double *loop_w;             /* nloops + 1: [0] is outside loops */
+    ly_object top[LY_TOP_OBJECTS];  /* the heaviest objects that ended */
+    uint32_t ntop;
 };
 
 uint64_t ly_gcd(uint64_t a, uint64_t b)
@@ -104,11 +108,29 @@ static uint64_t next_gap(ly_profile *p)
     return gap < 1 ? 1 : (uint64_t)gap;
 }
 
+/* Keeps o among the heaviest objects (replacing the lightest when full). */
+static void keep_top(ly_profile *p, const obj_object *o, const ly_obj *lo)
+{
+    uint32_t slot = p->ntop;
+    if (p->ntop == LY_TOP_OBJECTS) {
+        slot = 0;
+        for (uint32_t i = 1; i < p->ntop; i++)
+            if (p->top[i].w < p->top[slot].w)
+                slot = i;
+        if (p->top[slot].w >= lo->w)
+            return;
+    } else {
+        p->ntop++;
+    }
+    p->top[slot] = (ly_object){o->group->id, o->serial, o->addr, o->size, lo->w, lo->n};
+}
+
 static void on_end(void *ctx, obj_object *o)
 {
     ly_profile *p = ctx;
     if (!((ly_obj *)obj_user(o))->touched || o->group->id >= p->ngroups)
         return;
+    keep_top(p, o, obj_user(o));
     ly_group *g = &p->groups[o->group->id];
     uint64_t end = o->freed ? o->free_time : UINT64_MAX;
     if (end > g->life_end)
@@ -230,6 +252,8 @@ static int record(ly_profile *p, const access_exec *x, uint32_t i, obj_object *o
         g->max_size = o->size;
     g->w += w;
     g->n++;
+    lo->w += w;
+    lo->n++;
     if (t < g->first_t)
         g->first_t = t;
     g->last_t = t;
@@ -687,9 +711,16 @@ static int cmp_stream_group(const void *a, const void *b)
                                 : (x->pc < y->pc ? -1 : x->pc > y->pc);
 }
 
+static int by_weight(const void *a, const void *b)
+{
+    const ly_object *x = a, *y = b;
+    return x->w > y->w ? -1 : x->w < y->w;
+}
+
 int ly_finish(ly_profile *p)
 {
     objrel_finish(p->rel);
+    qsort(p->top, p->ntop, sizeof *p->top, by_weight);
     uint32_t nl = cfg_nloops(p->g);
     for (uint32_t l = 0; l < nl; l++)
         if (flush_instance(p, (int32_t)l) < 0)
@@ -764,6 +795,8 @@ double ly_total(const ly_profile *p) { return p->total; }
 uint64_t ly_accesses(const ly_profile *p) { return p->weighed; }
 uint32_t ly_ngroups(const ly_profile *p) { return p->ngroups; }
 const ly_group *ly_group_at(const ly_profile *p, uint32_t id) { return &p->groups[id]; }
+uint32_t ly_nobjects(const ly_profile *p) { return p->ntop; }
+const ly_object *ly_object_at(const ly_profile *p, uint32_t i) { return &p->top[i]; }
 uint32_t ly_nstreams(const ly_profile *p) { return (uint32_t)p->nstreams; }
 const ly_stream *ly_stream_at(const ly_profile *p, uint32_t i) { return &p->streams[i]; }
 uint32_t ly_nstructs(const ly_profile *p) { return (uint32_t)p->nstructs; }

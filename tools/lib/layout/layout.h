@@ -111,6 +111,16 @@ typedef struct ly_group {
     uint64_t life_start, life_end;  /* lifetime (UINT64_MAX: not freed) */
 } ly_group;
 
+/* One of the heaviest objects (Eq. 1 per object). */
+typedef struct ly_object {
+    uint32_t group;
+    uint64_t serial, addr, size;
+    double w;
+    uint64_t n;                 /* accesses weighed */
+} ly_object;
+
+#define LY_TOP_OBJECTS 100      /* objects kept, heaviest first */
+
 typedef struct ly_profile ly_profile;
 
 /* g: the trace's loops (kept by the caller while p lives). */
@@ -128,6 +138,9 @@ double ly_total(const ly_profile *p);           /* program weight */
 uint64_t ly_accesses(const ly_profile *p);      /* accesses weighed */
 uint32_t ly_ngroups(const ly_profile *p);
 const ly_group *ly_group_at(const ly_profile *p, uint32_t id);
+/* The heaviest objects, heaviest first (at most LY_TOP_OBJECTS). */
+uint32_t ly_nobjects(const ly_profile *p);
+const ly_object *ly_object_at(const ly_profile *p, uint32_t i);
 uint32_t ly_nstreams(const ly_profile *p);
 const ly_stream *ly_stream_at(const ly_profile *p, uint32_t i);
 uint32_t ly_nstructs(const ly_profile *p);

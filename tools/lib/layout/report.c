@@ -66,6 +66,21 @@ static void hot_data(FILE *out, const ly_profile *p, uint32_t top)
     }
 }
 
+static void hot_objects(FILE *out, const ly_profile *p, uint32_t top)
+{
+    char name[256];
+    fprintf(out, "\nHot objects (l_d per object)\n");
+    fprintf(out, "  %7s %12s %12s %18s  %s\n", "l_d", "accesses", "size", "address",
+            "group#serial");
+    for (uint32_t i = 0; i < ly_nobjects(p) && i < top; i++) {
+        const ly_object *o = ly_object_at(p, i);
+        fprintf(out, "  %6.1f%% %12llu %12llu %#18llx  %s#%llu\n", share(p, o->w),
+                (unsigned long long)o->n, (unsigned long long)o->size,
+                (unsigned long long)o->addr, group_name(p, o->group, name, sizeof name),
+                (unsigned long long)o->serial);
+    }
+}
+
 static void splitting(FILE *out, const ly_profile *p)
 {
     char name[256];
@@ -241,6 +256,7 @@ int ly_report(FILE *out, const ly_profile *p, const ly_replay *r, uint32_t top)
     if (r)
         gains(out, p, r);
     hot_data(out, p, top);
+    hot_objects(out, p, top < 5 ? top : 5);
     splitting(out, p);
     regrouping(out, p);
     loops(out, p, top);

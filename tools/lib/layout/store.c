@@ -5,7 +5,7 @@
 #include "objects/groupname.h"
 
 const char *const LAYOUT_TABLES[] = {
-    "layout_loops", "layout_groups", "layout_streams", "layout_fields",
+    "layout_loops", "layout_groups", "layout_objects", "layout_streams", "layout_fields",
     "layout_affinities", "layout_arrays", "layout_conflicts", "layout_splits",
     "layout_regroups", "layout_gains", NULL
 };
@@ -143,6 +143,23 @@ static int store_groups_streams(pdb *db, int64_t run, const ly_profile *p,
         sqlite3_bind_int64(gs, 5, (int64_t)g->n);
         sqlite3_bind_int64(gs, 6, (int64_t)g->objects);
         if (pdb_exec(db, gs))
+            return -1;
+    }
+    sqlite3_stmt *os = pdb_prepare(db, "INSERT INTO layout_objects (run, site, serial, "
+        "address, size, weight, l_d, accesses) VALUES (?,?,?,?,?,?,?,?)");
+    if (!os)
+        return -1;
+    for (uint32_t i = 0; i < ly_nobjects(p); i++) {
+        const ly_object *o = ly_object_at(p, i);
+        sqlite3_bind_int64(os, 1, run);
+        sqlite3_bind_int64(os, 2, s->id[o->group]);
+        sqlite3_bind_int64(os, 3, (int64_t)o->serial);
+        sqlite3_bind_int64(os, 4, (int64_t)o->addr);
+        sqlite3_bind_int64(os, 5, (int64_t)o->size);
+        sqlite3_bind_double(os, 6, o->w);
+        sqlite3_bind_double(os, 7, ly_total(p) > 0 ? o->w / ly_total(p) : 0);
+        sqlite3_bind_int64(os, 8, (int64_t)o->n);
+        if (pdb_exec(db, os))
             return -1;
     }
     sqlite3_stmt *ss = pdb_prepare(db, "INSERT INTO layout_streams (run, instruction, "
