@@ -112,24 +112,6 @@ static void abort_db(void *ctx)
 static ly_profile *prof;
 static ly_replay *replay;
 
-/* The second pass: the advice replayed through the cache model. */
-static void predict(const char *path)
-{
-    char *err = NULL;
-    mr_reader *r = mr_reader_open(path, &err);
-    mr_event ev;
-    int rc = 0;
-    if (!r)
-        cli_fail(path, "cannot reopen for the replay: %s", err ? err : "?");
-    if (!(replay = ly_replay_new(prof)))
-        cli_fail(NULL, "out of memory");
-    while (ly_replay_ngains(replay) && (rc = mr_next(r, &ev)) > 0)
-        if (ly_replay_event(replay, &ev) < 0)
-            cli_fail(path, "out of memory");
-    mr_reader_close(r);
-    ly_replay_finish(replay);
-}
-
 /* The first pass: the loops. */
 static cfg *loops_of(void)
 {
@@ -157,7 +139,7 @@ int main(int argc, char **argv)
     if (cache_preset(preset, &lo.cache, err, sizeof err))
         cli_usage_error("option '--preset': %s", err);
     if (!args[0] || !strcmp(args[0], "-"))
-        cli_fail("-", "reads the trace more than once: give a file, not standard input");
+        cli_fail("<stdin>", "reads the trace more than once: give a file, not standard input");
     reader = cli_open_trace(args[0]);
     if (db_path) {
         char *derr = NULL;
@@ -174,15 +156,14 @@ int main(int argc, char **argv)
     if (!(prof = ly_new(&lo, g)))
         cli_fail(NULL, "out of memory");
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    int rc;
-    while ((rc = mr_next(again, &ev)) > 0)
+    while (mr_next(again, &ev) > 0)     /* pass 1 met any error first */
         if (ly_event(prof, &ev) < 0)
             cli_fail(cli_trace(), "out of memory");
     mr_reader_close(again);
     if (ly_finish(prof) < 0)
         cli_fail(cli_trace(), "out of memory");
-    if (!no_gain)
-        predict(args[0]);
+    if (!no_gain && !(replay = ly_replay_file(prof, args[0], &rerr)))
+        cli_fail(args[0], "%s", rerr ? rerr : "out of memory");
     if (db_path &&
         (pdb_session_begin(&db, "layout", LAYOUT_TABLES, reader, args[0], argc, argv) < 0 ||
          ly_store(db.db, db.run, prof, replay, reader) < 0 ||

@@ -124,7 +124,7 @@ fi
 "$BIN/trace-layout" - <"$TMP/split.mrt" >/dev/null 2>"$TMP/err"
 check_eq "standard input: status 1" 1 $?
 check "standard input: one line saying why" \
-  bash -c "[ \$(wc -l <'$TMP/err') = 1 ] && grep -q '^trace-layout: -: reads the trace more than once' '$TMP/err'"
+  bash -c "[ \$(wc -l <'$TMP/err') = 1 ] && grep -q '^trace-layout: <stdin>: reads the trace more than once' '$TMP/err'"
 "$BIN/trace-layout" "$TMP/missing.mrt" >/dev/null 2>"$TMP/err"
 check_eq "missing file: status 1, one line" "1 1" "$? $(wc -l <"$TMP/err")"
 "$BIN/trace-layout" --metric=speed "$TMP/split.mrt" >/dev/null 2>"$TMP/err"

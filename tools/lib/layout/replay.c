@@ -227,3 +227,29 @@ unsigned ly_replay_nlevels(const ly_replay *r)
 {
     return ly_opts(r->p)->cache.nlevels;
 }
+
+ly_replay *ly_replay_file(const ly_profile *p, const char *path, char **err)
+{
+    *err = NULL;
+    ly_replay *r = ly_replay_new(p);
+    if (!r)
+        return NULL;
+    if (ly_replay_ngains(r)) {
+        mr_reader *in = mr_reader_open(path, err);
+        mr_event ev;
+        if (!in) {
+            ly_replay_free(r);
+            return NULL;
+        }
+        /* a truncated trace ends where the analysis pass's did */
+        while (mr_next(in, &ev) > 0)
+            if (ly_replay_event(r, &ev) < 0) {
+                mr_reader_close(in);
+                ly_replay_free(r);
+                return NULL;
+            }
+        mr_reader_close(in);
+    }
+    ly_replay_finish(r);
+    return r;
+}

@@ -41,6 +41,11 @@ int ly_replay_event(ly_replay *r, const mr_event *ev);
 /* Ends the pass (objmap). */
 void ly_replay_finish(ly_replay *r);
 
+/* The whole third pass: path read again and replayed (not read at all
+ * when there is no suggestion). NULL with *err (malloc'd; NULL: out of
+ * memory) on failure. */
+ly_replay *ly_replay_file(const ly_profile *p, const char *path, char **err);
+
 /* The unchanged layout's figures. */
 const ly_gain *ly_replay_base(const ly_replay *r);
 uint32_t ly_replay_ngains(const ly_replay *r);

@@ -2,6 +2,7 @@
  * report.c: the text report of trace-layout (see report.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "layout/report.h"
 #include "objects/groupname.h"
@@ -41,29 +42,36 @@ static void loop_name(const ly_profile *p, int32_t l, char *buf, size_t n)
                  lp->nheaders > 1 ? " (irreducible)" : "");
 }
 
+/* Groups by weight, heaviest first (qsort has no context: a static). */
+static const ly_profile *sort_profile;
+static int by_group_weight(const void *a, const void *b)
+{
+    double x = ly_group_at(sort_profile, *(const uint32_t *)a)->w;
+    double y = ly_group_at(sort_profile, *(const uint32_t *)b)->w;
+    return x > y ? -1 : x < y;
+}
+
 static void hot_data(FILE *out, const ly_profile *p, uint32_t top)
 {
     char name[256];
     fprintf(out, "\nHot data (l_d, Eq. 1: share of the program's %s)\n",
             metric_name(ly_opts(p)->metric));
     fprintf(out, "  %7s %12s %8s %12s  %s\n", "l_d", "accesses", "objects", "size", "group");
-    uint32_t ng = ly_ngroups(p), shown = 0;
-    uint8_t done[4096] = {0};
-    while (shown < top && shown < ng && shown < sizeof done) {
-        int32_t best = -1;
-        for (uint32_t g = 0; g < ng && g < sizeof done; g++)
-            if (ly_group_at(p, g)->g && !done[g] &&
-                (best < 0 || ly_group_at(p, g)->w > ly_group_at(p, (uint32_t)best)->w))
-                best = (int32_t)g;
-        if (best < 0)
-            break;
-        done[best] = 1;
-        const ly_group *g = ly_group_at(p, (uint32_t)best);
+    uint32_t ng = 0, *order = malloc(((size_t)ly_ngroups(p) + 1) * sizeof *order);
+    if (!order)
+        return;
+    for (uint32_t g = 0; g < ly_ngroups(p); g++)
+        if (ly_group_at(p, g)->g)
+            order[ng++] = g;
+    sort_profile = p;
+    qsort(order, ng, sizeof *order, by_group_weight);
+    for (uint32_t i = 0; i < ng && i < top; i++) {
+        const ly_group *g = ly_group_at(p, order[i]);
         fprintf(out, "  %6.1f%% %12llu %8llu %12llu  %s\n", share(p, g->w),
                 (unsigned long long)g->n, (unsigned long long)g->objects,
-                (unsigned long long)g->max_size, group_name(p, (uint32_t)best, name, sizeof name));
-        shown++;
+                (unsigned long long)g->max_size, group_name(p, order[i], name, sizeof name));
     }
+    free(order);
 }
 
 static void hot_objects(FILE *out, const ly_profile *p, uint32_t top)
