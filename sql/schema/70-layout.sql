@@ -14,8 +14,11 @@ CREATE TABLE IF NOT EXISTS layout_loops (
     line_min  INTEGER,           -- first line of the loop in that file, NULL when unknown
     line_max  INTEGER,           -- last line, NULL when unknown
     headers   INTEGER NOT NULL,  -- entry blocks: more than 1 means irreducible
-    weight    REAL NOT NULL,     -- weight of the accesses to heap and static groups in it
-    share     REAL NOT NULL      -- weight / the program's weight
+    weight    REAL NOT NULL,     -- weight of the accesses to heap and static groups whose
+                                 -- instruction's innermost loop it is
+    share     REAL NOT NULL,     -- weight / the program's weight
+    inclusive REAL NOT NULL      -- share with its nested loops and the accesses of the
+                                 -- functions it called that are in no loop of theirs
 );
 
 -- Hot data: every accessed heap or static group with its l_d (Eq. 1).

@@ -265,6 +265,72 @@ static void test_vector_fields(void **state)
     rmdir(dir);
 }
 
+/* main loops (0x6000 calls g, 0x6005 jumps back) 16 times; g (0x7000, no
+ * loop) loads element i of a malloc'd array: g's accesses are in no loop
+ * of their own, and in main's loop inclusively. */
+static void test_inclusive_callee(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_layout.XXXXXX", path[64], *err = NULL;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/c.mrt", dir);
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    const mr_instr_def m0i[] = {{0x6000, 5}}, m1i[] = {{0x6005, 4}}, gi[] = {{0x7000, 4}};
+    const mr_exit_def call[] = {{1, 0, MR_JUMP_CALL}}, jump[] = {{1, 0, MR_JUMP_BORING}},
+                      ret[] = {{1, 1, MR_JUMP_RET}};
+    const mr_access_def ga[] = {{0, MR_LOAD, 0, 8}};
+    mr_block_def m0 = {0, 0x6000, 1, m0i, 0, NULL, 1, call};
+    mr_block_def m1 = {1, 0x6005, 1, m1i, 0, NULL, 1, jump};
+    mr_block_def g = {2, 0x7000, 1, gi, 1, ga, 1, ret};
+    assert_int_equal(mr_write_block_def(w, &m0), 0);
+    assert_int_equal(mr_write_block_def(w, &m1), 0);
+    assert_int_equal(mr_write_block_def(w, &g), 0);
+    uint64_t ips[] = {0x402000};
+    mr_stack st = {1, 1, ips};
+    assert_int_equal(mr_write_stack(w, &st), 0);
+    assert_int_equal(mr_write_thread_switch(w, 1), 0);
+    mr_heap h = {MR_MALLOC, 0x10000000, 16 * 8, 0, 0, 1};
+    assert_int_equal(mr_write_heap(w, &h), 0);
+    for (uint64_t i = 0; i < 16; i++) {
+        uint64_t a[] = {0x10000000 + 8 * i};
+        assert_int_equal(mr_write_exec(w, 0, 0, NULL, NULL), 0);
+        assert_int_equal(mr_write_exec(w, 2, 0, a, NULL), 0);
+        assert_int_equal(mr_write_exec(w, 1, 0, NULL, NULL), 0);
+    }
+    mr_end end = {MR_END_EXIT, 0, 0, {0}};
+    assert_int_equal(mr_writer_close(w, &end, &err), 0);
+
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    cfg_builder *cb = cfg_builder_new();
+    mr_event ev;
+    while (mr_next(r, &ev) > 0)
+        assert_int_equal(cfg_builder_event(cb, &ev), 0);
+    cfg *cg = cfg_build(cb, r);
+    cfg_builder_free(cb);
+    assert_int_equal(cfg_nloops(cg), 1);
+    ly_options o = {.metric = LY_COUNT, .hot = LY_DEFAULT_HOT, .tau = LY_DEFAULT_TAU,
+                    .presence = LY_DEFAULT_PRESENCE, .group_depth = 1};
+    char cerr[128];
+    assert_int_equal(cache_preset("lwptool", &o.cache, cerr, sizeof cerr), 0);
+    ly_profile *p = ly_new(&o, cg);
+    mr_reader *again = mr_reader_open(path, &err);
+    while (mr_next(again, &ev) > 0)
+        assert_int_equal(ly_event(p, &ev), 0);
+    mr_reader_close(again);
+    assert_int_equal(ly_finish(p), 0);
+    assert_true(ly_loop_weight(p, 0) == 0);        /* g's loads are not main's own */
+    assert_true(ly_loop_weight(p, -1) == 16);
+    assert_true(ly_loop_inclusive(p, 0) == 16);    /* but they run in main's loop */
+    assert_true(ly_loop_inclusive(p, -1) == 0);
+    ly_free(p);
+    cfg_free(cg);
+    mr_reader_close(r);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_cluster),
         cmocka_unit_test(test_remap_split),
         cmocka_unit_test(test_vector_fields),
+        cmocka_unit_test(test_inclusive_callee),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,6 +77,10 @@ struct ly_profile {
     double *aa;                 /* narrays x narrays */
     uint32_t nregroups;
     double *loop_w;             /* nloops + 1: [0] is outside loops */
+    double *loop_incl;          /* the same, inclusive: nested loops and
+                                 * loop-free callees counted too */
+    cfg_ctx *ctx;               /* the call stacks, for loop_incl */
+    int32_t caller_loop;        /* the current execution's caller loop */
     ly_object top[LY_TOP_OBJECTS];  /* the heaviest objects that ended */
     uint32_t ntop;
 };
@@ -148,8 +152,10 @@ ly_profile *ly_new(const ly_options *opts, const cfg *g)
     p->cache = cache_new(&opts->cache);
     p->g = g;
     p->inst = calloc((size_t)cfg_nloops(g) + 1, sizeof *p->inst);
+    p->loop_incl = calloc((size_t)cfg_nloops(g) + 1, sizeof *p->loop_incl);
+    p->ctx = cfg_ctx_new(g);
     p->rng = opts->seed * 2654435761u + 88172645463325252ULL;
-    if (!p->rel || !p->cache || !p->inst) {
+    if (!p->rel || !p->cache || !p->inst || !p->loop_incl || !p->ctx) {
         ly_free(p);
         return NULL;
     }
@@ -168,6 +174,8 @@ void ly_free(ly_profile *p)
         free(p->inst[l].w);
     free(p->inst);
     free(p->block_loop);
+    free(p->loop_incl);
+    cfg_ctx_free(p->ctx);
     u64map_free(&p->threads);
     for (size_t i = 0; i < p->pairs.cap; i++)
         if (p->pairs.slots[i].used)
@@ -284,6 +292,12 @@ static int record(ly_profile *p, const access_exec *x, uint32_t i, obj_object *o
         s->o_max = rel;
     s->t_max = t;
     s->o_tmax = rel;
+    /* inclusive: its own loop and the enclosing ones, or through the call
+     * stack the loop it was called from */
+    int32_t incl = s->loop >= 0 ? s->loop : p->caller_loop;
+    p->loop_incl[incl + 1] += w;
+    for (int32_t l = incl; l >= 0 && (l = cfg_loop_at(p->g, (uint32_t)l)->parent) >= 0;)
+        p->loop_incl[l + 1] += w;
     return s->loop >= 0 ? in_instance(p, s->loop, o->group->id, t) : 0;
 }
 
@@ -360,7 +374,8 @@ int ly_event(ly_profile *p, const mr_event *ev)
     access_exec x;
     int n = objrel_event(p->rel, ev, &x);
     if (n <= 0)
-        return n;
+        return n < 0 || cfg_ctx_event(p->ctx, ev) < 0 ? -1 : 0;
+    p->caller_loop = cfg_ctx_caller_loop(p->ctx, ev->tid);
     for (uint32_t i = 0; i < x.n; i++) {
         const mr_access *a = &x.acc[i];
         unsigned level = cache_access(p->cache, a->addr, a->size ? a->size : 1,
@@ -381,7 +396,7 @@ int ly_event(ly_profile *p, const mr_event *ev)
             record(p, &x, i, o, w) < 0)
             return -1;
     }
-    return 0;
+    return cfg_ctx_event(p->ctx, ev);   /* a call's accesses are the caller's */
 }
 
 /* ---- structure splitting ---------------------------------------------------- */
@@ -817,6 +832,7 @@ uint64_t ly_misses(const ly_profile *p, unsigned k)
 }
 
 double ly_loop_weight(const ly_profile *p, int32_t l) { return p->loop_w[slot_of(l)]; }
+double ly_loop_inclusive(const ly_profile *p, int32_t l) { return p->loop_incl[slot_of(l)]; }
 
 double ly_aa(const ly_profile *p, uint32_t a, uint32_t b)
 {

@@ -157,8 +157,13 @@ uint32_t ly_nregroups(const ly_profile *p);
  * accesses, loads and stores) and the total latency of every access. */
 uint64_t ly_misses(const ly_profile *p, unsigned k);
 double ly_latency(const ly_profile *p);
-/* Weight of loop l (-1: outside loops). */
+/* Weight of loop l (-1: outside loops): its own accesses (innermost
+ * loop of their instruction). */
 double ly_loop_weight(const ly_profile *p, int32_t l);
+/* Inclusive weight of loop l: its own, its nested loops', and that of
+ * accesses in no loop of a function it called (stream/cfg.h's cfg_ctx);
+ * for -1, accesses in no loop at all, even through calls. */
+double ly_loop_inclusive(const ly_profile *p, int32_t l);
 
 /* Helpers, exposed for the tests. */
 uint64_t ly_gcd(uint64_t a, uint64_t b);

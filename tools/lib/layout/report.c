@@ -186,18 +186,36 @@ static void regrouping(FILE *out, const ly_profile *p)
         fprintf(out, "  no regrouping advice\n");
 }
 
+static int by_loop_weight(const void *a, const void *b)
+{
+    double x = ly_loop_weight(sort_profile, *(const int32_t *)a);
+    double y = ly_loop_weight(sort_profile, *(const int32_t *)b);
+    return x > y ? -1 : x < y;
+}
+
 static void loops(FILE *out, const ly_profile *p, uint32_t top)
 {
     char ln[256], name[256];
     const cfg *g = ly_cfg(p);
-    fprintf(out, "\nLoops by weight (the paper's Tables 6 and 8)\n");
-    fprintf(out, "  %7s  %-40s %s\n", "share", "loop", "fields (group+offset) and arrays");
-    uint32_t nl = cfg_nloops(g), shown = 0;
-    for (int32_t l = -1; l < (int32_t)nl && shown < top; l++) {
+    fprintf(out, "\nLoops by weight (the paper's Tables 6 and 8; inclusive: with nested "
+                 "loops and loop-free callees)\n");
+    fprintf(out, "  %7s %9s  %-40s %s\n", "share", "inclusive", "loop",
+            "fields (group+offset) and arrays");
+    uint32_t nl = cfg_nloops(g);
+    int32_t *order = malloc(((size_t)nl + 1) * sizeof *order);
+    if (!order)
+        return;
+    for (uint32_t i = 0; i <= nl; i++)
+        order[i] = (int32_t)i - 1;      /* -1: outside loops */
+    sort_profile = p;
+    qsort(order, (size_t)nl + 1, sizeof *order, by_loop_weight);
+    for (uint32_t k = 0, shown = 0; k <= nl && shown < top; k++) {
+        int32_t l = order[k];
         if (!(ly_loop_weight(p, l) > 0) || share(p, ly_loop_weight(p, l)) < 1)
             continue;
         loop_name(p, l, ln, sizeof ln);
-        fprintf(out, "  %6.1f%%  %-40s", share(p, ly_loop_weight(p, l)), ln);
+        fprintf(out, "  %6.1f%% %8.1f%%  %-40s", share(p, ly_loop_weight(p, l)),
+                share(p, ly_loop_inclusive(p, l)), ln);
         for (uint32_t i = 0; i < ly_nstructs(p); i++) {
             const ly_struct *st = ly_struct_at(p, i);
             int seen_group = 0;
@@ -216,6 +234,7 @@ static void loops(FILE *out, const ly_profile *p, uint32_t top)
         fprintf(out, "\n");
         shown++;
     }
+    free(order);
 }
 
 static void gains(FILE *out, const ly_profile *p, const ly_replay *r)

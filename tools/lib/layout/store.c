@@ -90,8 +90,8 @@ static int store_loops(pdb *db, int64_t run, const ly_profile *p)
 {
     const cfg *g = ly_cfg(p);
     sqlite3_stmt *st = pdb_prepare(db, "INSERT INTO layout_loops (run, loop, parent, "
-        "depth, function, file, line_min, line_max, headers, weight, share) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+        "depth, function, file, line_min, line_max, headers, weight, share, inclusive) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st)
         return -1;
     for (uint32_t l = 0; l < cfg_nloops(g); l++) {
@@ -116,6 +116,8 @@ static int store_loops(pdb *db, int64_t run, const ly_profile *p)
         sqlite3_bind_int64(st, 9, lp->nheaders);
         sqlite3_bind_double(st, 10, w);
         sqlite3_bind_double(st, 11, ly_total(p) > 0 ? w / ly_total(p) : 0);
+        sqlite3_bind_double(st, 12, ly_total(p) > 0
+                                        ? ly_loop_inclusive(p, (int32_t)l) / ly_total(p) : 0);
         if (pdb_exec(db, st))
             return -1;
     }

@@ -817,13 +817,16 @@ static ctx_stack *ctx_of(cfg_ctx *c, uint32_t tid)
     return *slot;
 }
 
+int32_t cfg_ctx_caller_loop(cfg_ctx *c, uint32_t tid)
+{
+    ctx_stack *s = ctx_of(c, tid);
+    return s && s->n ? s->loop[s->n - 1] : -1;
+}
+
 int32_t cfg_ctx_loop(cfg_ctx *c, uint32_t tid, uint64_t addr)
 {
     int32_t own = cfg_loop_of(c->g, addr);
-    if (own >= 0)
-        return own;
-    ctx_stack *s = ctx_of(c, tid);
-    return s && s->n ? s->loop[s->n - 1] : -1;
+    return own >= 0 ? own : cfg_ctx_caller_loop(c, tid);
 }
 
 int cfg_ctx_event(cfg_ctx *c, const mr_event *ev)

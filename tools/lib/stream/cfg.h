@@ -125,6 +125,10 @@ void cfg_ctx_free(cfg_ctx *c);
 /* The loop an access of instruction addr, executed by thread tid now, is
  * attributed to (see the header comment), -1 for none. */
 int32_t cfg_ctx_loop(cfg_ctx *c, uint32_t tid, uint64_t addr);
+/* The loop of the nearest call on thread tid's stack that is in a loop
+ * (what an access in no loop of its own function is attributed to), -1
+ * for none. */
+int32_t cfg_ctx_caller_loop(cfg_ctx *c, uint32_t tid);
 /* Follows calls and returns: call after the execution's accesses were
  * attributed. 0, or -1 when out of memory. */
 int cfg_ctx_event(cfg_ctx *c, const mr_event *ev);
