@@ -148,6 +148,10 @@ FUZZFLAGS := -fsanitize=fuzzer,address,undefined -g -O1 $(CPPFLAGS)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FORMAT_SRC)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZFLAGS) -o $@ $^ -lzstd
+# The stored-grammar target links the algorithms (and the one base file they use).
+$(BUILD)/fuzz/fuzz_sequitur: tests/fuzz/fuzz_sequitur.c $(wildcard tools/lib/algo/*.c) tools/lib/base/array.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZFLAGS) -o $@ $^ -lzstd
 
 # ---- the Valgrind tool -----------------------------------------------------
 include recorder/recorder.mk

@@ -33,9 +33,11 @@ median() {
   jq -r '.results[0].median' "$TMP/h.json"
 }
 # usage COMMAND...: "MAXRSS-KIB CPU-SECONDS ENCODER-CPU-SECONDS": max RSS of the
-# command plus its encoder's (KiB), then the CPU time of each; the encoder
-# reports itself (max RSS, user and system seconds) when
-# MEMREC_ENCODER_RUSAGE is set: it is no child the shell could measure.
+# command plus its encoder's (KiB), the CPU time of the command with all it
+# reaped (the encoder included: its keeper is reaped by the tool), and the
+# encoder's share. The encoder reports its own max RSS and CPU (user,
+# system) when MEMREC_ENCODER_RUSAGE is set: `time` takes the largest RSS
+# of a process tree, not the sum.
 usage() {
   rm -f "$TMP/enc.rss"
   MEMREC_ENCODER_RUSAGE=$TMP/enc.rss /usr/bin/time -f '%M %U %S' -o "$TMP/rss" "$@" >/dev/null 2>&1 ||
@@ -72,7 +74,7 @@ bench() {
   local none_cpu tool_cpu enc_cpu
   read -r _ none_cpu _ < <(usage valgrind --tool=none -q "$prog" $args)
   read -r _ tool_cpu enc_cpu < <(usage valgrind --tool=memrec -q --memrec-out-file="$out" "$prog" $args)
-  printf '%-8s CPU seconds: none %s, memrec tool %s + encoder %s\n' "$name" "$none_cpu" "$tool_cpu" "$enc_cpu"
+  printf '%-8s CPU seconds: none %s, memrec %s (of which the encoder %s)\n' "$name" "$none_cpu" "$tool_cpu" "$enc_cpu"
   echo "TARGET $name memrec/none <= 2.0: $(ratio "$t_memrec" "$t_none") $(verdict "$t_memrec <= 2.0 * $t_none")"
   eval "BPA_$name=$bpa"
 }

@@ -205,6 +205,10 @@ typedef struct mr_writer_options {
     int level;                  /* zstd level; 0 means the default (3) */
     size_t chunk_bytes;         /* raw bytes per chunk before compression;
                                  * 0 means the default (4 MiB) */
+    int background;             /* 1: finished chunks are packed, compressed
+                                 * and written by a thread of the writer's
+                                 * own while the caller goes on (the same
+                                 * file; errors show at a later call) */
 } mr_writer_options;
 
 /* Opens path for writing ("-" is stdout). opts may be NULL. Returns NULL

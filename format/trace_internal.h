@@ -496,11 +496,33 @@ typedef struct mr_delta_packer {   /* the writer's scratch, zeroed at start */
     mr_buf alt;        /* the chunk's groups all as varints */
     mr_buf trial;      /* a candidate compressed, for its size */
     ZSTD_CCtx *cctx;   /* the trial compression's */
+    uint32_t skip;     /* chunks left that keep varints untried: packing
+                        * lost clearly in the latest trials */
+    uint32_t losses;   /* clear losses in a row, for the next skip */
 } mr_delta_packer;
 int mr_deltas_pack(mr_delta_packer *pk, mr_buf *out, const uint8_t *in, size_t len,
                    const uint8_t *values, size_t nvalues);
 void mr_delta_packer_free(mr_delta_packer *pk);
 int mr_deltas_refill(mr_reader *r);
+
+/* The writer's background thread (chunkq.c): finished chunks queued in
+ * order, packed, compressed and written by a work function on a thread of
+ * their own. A job is one chunk: kind, counts and raw buffers (an EVENTS
+ * chunk's streams, a DEFS chunk's records in bufs[0]). */
+#define MR_CHUNKQ_JOBS 2   /* chunks waiting or being written: memory bound */
+typedef struct mr_chunkjob {
+    uint8_t kind;
+    uint32_t nrecords;
+    uint64_t time;
+    uint32_t tid;
+    int nbufs;
+    mr_buf bufs[MR_NSTREAMS];
+} mr_chunkjob;
+typedef struct mr_chunkq mr_chunkq;
+typedef int (*mr_chunkq_work)(void *ctx, mr_chunkjob *job);   /* 0, or -1 failed */
+mr_chunkq *mr_chunkq_start(mr_chunkq_work work, void *ctx);   /* NULL: no thread */
+int mr_chunkq_push(mr_chunkq *q, const mr_chunkjob *job, mr_buf *bufs, int nbufs);
+int mr_chunkq_stop(mr_chunkq *q);
 
 /* EXEC_HITS (hits.c): decodes a record and delivers its first execution;
  * delivers the next execution of the record being decoded; delivers the

@@ -77,20 +77,30 @@ struct mr_writer {
     uint64_t *idx_off;       /* footer index: offset and kind of each chunk */
     uint8_t *idx_kind;
     size_t nidx, idx_cap;
+
+    /* With opts->background, finished chunks go to this thread, which then
+     * alone uses fd, offset, seq, cctx, comp, deltas, packer and the index
+     * until mr_writer_close stops it; its first failure is bg_error. */
+    mr_chunkq *q;
+    char *bg_error;
 };
+
+/* Set on the writer's background thread: its failures go to bg_error. */
+static __thread int on_background;
 
 static int fail(mr_writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static int fail(mr_writer *w, const char *fmt, ...)
 {
-    if (!w->error) {
+    char **error = on_background ? &w->bg_error : &w->error;
+    if (!*error) {
         va_list ap;
         va_start(ap, fmt);
-        if (vasprintf(&w->error, fmt, ap) < 0)
-            w->error = NULL;
+        if (vasprintf(error, fmt, ap) < 0)
+            *error = NULL;
         va_end(ap);
-        if (!w->error)
-            w->error = strdup("out of memory");
+        if (!*error)
+            *error = strdup("out of memory");
     }
     return -1;
 }
@@ -205,6 +215,12 @@ static int write_chunk(mr_writer *w, uint8_t kind, mr_buf *const *pieces,
     return 0;
 }
 
+/* The background thread failed: its error becomes the writer's. */
+static int background_failed(mr_writer *w)
+{
+    return fail(w, "%s", w->bg_error ? w->bg_error : "the writer's thread failed");
+}
+
 static int flush_defs(mr_writer *w)
 {
     if (!w->ndefs)
@@ -212,8 +228,13 @@ static int flush_defs(mr_writer *w)
     mr_buf *pieces[1] = { &w->defs };
     uint64_t time = w->chunk_open ? w->chunk_time : w->time;
     uint32_t tid = w->chunk_open ? w->chunk_tid : w->cur_tid;
-    if (write_chunk(w, MR_CHUNK_DEFS, pieces, 1, w->ndefs, time, tid))
+    if (w->q) {
+        mr_chunkjob job = { .kind = MR_CHUNK_DEFS, .nrecords = w->ndefs, .time = time, .tid = tid };
+        if (mr_chunkq_push(w->q, &job, &w->defs, 1))
+            return background_failed(w);
+    } else if (write_chunk(w, MR_CHUNK_DEFS, pieces, 1, w->ndefs, time, tid)) {
         return -1;
+    }
     w->defs.len = 0;
     w->ndefs = 0;
     w->prev_sym_addr = 0;
@@ -244,26 +265,54 @@ static int flush_run(mr_writer *w)
     return bad ? oom(w) : 0;
 }
 
+/* Packs the deltas of an EVENTS chunk's streams s, compresses and writes
+ * the chunk (on the background thread, if there is one). */
+static int write_events(mr_writer *w, mr_buf *s, uint32_t nrecords, uint64_t time, uint32_t tid)
+{
+    mr_buf lens = { 0 };
+    mr_buf *pieces[1 + MR_NSTREAMS];
+    int bad = mr_deltas_pack(&w->packer, &w->deltas, s[MR_S_DELTA].p, s[MR_S_DELTA].len,
+                             s[MR_S_VALUE].p, s[MR_S_VALUE].len);
+    bad |= mr_buf_varint(&lens, MR_NSTREAMS);
+    for (int i = 0; i < MR_NSTREAMS; i++) {
+        pieces[1 + i] = i == MR_S_DELTA ? &w->deltas : &s[i];
+        bad |= mr_buf_varint(&lens, pieces[1 + i]->len);
+    }
+    pieces[0] = &lens;
+    int rc = bad ? oom(w)
+                 : write_chunk(w, MR_CHUNK_EVENTS, pieces, 1 + MR_NSTREAMS, nrecords, time, tid);
+    mr_buf_free(&lens);
+    return rc;
+}
+
+/* The background thread's work: one chunk, unless one failed already
+ * (the file then ends with the chunks written before, as without it). */
+static int background_work(void *ctx, mr_chunkjob *job)
+{
+    mr_writer *w = ctx;
+    on_background = 1;
+    if (w->bg_error)
+        return -1;
+    if (job->kind == MR_CHUNK_EVENTS)
+        return write_events(w, job->bufs, job->nrecords, job->time, job->tid);
+    mr_buf *pieces[1] = { &job->bufs[0] };
+    return write_chunk(w, job->kind, pieces, 1, job->nrecords, job->time, job->tid);
+}
+
 static int flush_events(mr_writer *w)
 {
     if (!w->chunk_open)
         return 0;
     if (flush_run(w))
         return -1;
-    mr_buf lens = { 0 };
-    mr_buf *pieces[1 + MR_NSTREAMS];
-    int bad = mr_deltas_pack(&w->packer, &w->deltas, w->s[MR_S_DELTA].p, w->s[MR_S_DELTA].len,
-                             w->s[MR_S_VALUE].p, w->s[MR_S_VALUE].len);
-    bad |= mr_buf_varint(&lens, MR_NSTREAMS);
-    for (int i = 0; i < MR_NSTREAMS; i++) {
-        pieces[1 + i] = i == MR_S_DELTA ? &w->deltas : &w->s[i];
-        bad |= mr_buf_varint(&lens, pieces[1 + i]->len);
+    int rc;
+    if (w->q) {
+        mr_chunkjob job = { .kind = MR_CHUNK_EVENTS, .nrecords = w->nrecords,
+                            .time = w->chunk_time, .tid = w->chunk_tid };
+        rc = mr_chunkq_push(w->q, &job, w->s, MR_NSTREAMS) ? background_failed(w) : 0;
+    } else {
+        rc = write_events(w, w->s, w->nrecords, w->chunk_time, w->chunk_tid);
     }
-    pieces[0] = &lens;
-    int rc = bad ? oom(w)
-                 : write_chunk(w, MR_CHUNK_EVENTS, pieces, 1 + MR_NSTREAMS,
-                               w->nrecords, w->chunk_time, w->chunk_tid);
-    mr_buf_free(&lens);
     for (int i = 0; i < MR_NSTREAMS; i++)
         w->s[i].len = 0;
     w->nrecords = 0;
@@ -397,6 +446,8 @@ mr_writer *mr_writer_open_fd(int fd, const mr_writer_options *opts, char **err)
         mr_writer_close(w, NULL, NULL);
         return NULL;
     }
+    if (opts && opts->background)
+        w->q = mr_chunkq_start(background_work, w);   /* NULL: the writer does it all */
     return w;
 }
 
@@ -999,7 +1050,13 @@ int mr_writer_close(mr_writer *w, const mr_end *end, char **err)
         *err = NULL;
     if (!w)
         return -1;
-    if (!w->error && !write_end(w, end))
+    int ended = !w->error && !write_end(w, end);
+    if (w->q) {                         /* its chunks first, then the index */
+        if (mr_chunkq_stop(w->q))
+            background_failed(w);
+        w->q = NULL;
+    }
+    if (ended && !w->error)
         write_index_and_trailer(w);
     if (close(w->fd) && !w->error)
         fail(w, "close: %s", strerror(errno));
@@ -1007,6 +1064,7 @@ int mr_writer_close(mr_writer *w, const mr_end *end, char **err)
     if (rc && err)
         *err = mr_strdup_printf("%s", w->error);
     free(w->error);
+    free(w->bg_error);
     ZSTD_freeCCtx(w->cctx);
     mr_buf_free(&w->comp);
     mr_buf_free(&w->defs);

@@ -11,7 +11,8 @@ set format x "%.0b%B"
 set xlabel "cache size (bytes, fully associative LRU)"
 set ylabel "miss ratio"
 set yrange [0:1.02]
-set key outside right top vertical noenhanced
-set rmargin 40
+set key outside right top vertical noenhanced title key_title
+set rmargin 44
 plot for [i = 1:words(labels)] datafile using 2:(column("color") == i ? $3 : NaN) \
-     with linespoints pt 7 ps 0.6 lw 2 lc rgb colour_name(i) title word(labels, i)
+     with linespoints pt 7 ps 0.6 lw 2 lc rgb colour_name(i) \
+     title (in_key(i) ? word(labels, i) : "")

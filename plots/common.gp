@@ -5,7 +5,11 @@
 #   plotdir    the directory of these scripts
 #   plottitle  the title (run, trace)
 #   labels     space-separated distinct values of the query's "label"
-#              column, in order of first appearance ("color" = index)
+#              column, in order of first appearance ("color" = index),
+#              shortened to 40 characters (the database has them whole)
+#   keyorder   the indices of the (at most ten) labels with the most rows,
+#              most first: legends list these only
+#   nlabels    how many labels there are
 if (termtype eq "svg") {
     set terminal svg size 1200,700 dynamic enhanced font "sans,12" background "white"
 } else {
@@ -30,3 +34,9 @@ colour(i) = palette[int(i - 1) % 10 + 1]
 colour_name(i) = sprintf("#%06x", colour(i))
 # 1.5M rather than 1.500M on time axes.
 set format x "%.1s%c"
+# Is label i among the legend's (keyorder)?
+in_key(i) = strstrt(" " . keyorder . " ", sprintf(" %d ", i)) > 0
+key_label(k) = int(word(keyorder, k))
+# "top 10 of 63" over a legend that does not list every label.
+key_title = (exists("nlabels") && int(nlabels) > words(keyorder)) ? \
+            sprintf("top %d of %s", words(keyorder), nlabels) : ""

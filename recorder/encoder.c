@@ -402,7 +402,9 @@ int main(int argc, char **argv)
     encoder e;
     memset(&e, 0, sizeof e);
     e.path = argv[1];
-    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = 0 };
+    /* Chunks are compressed and written on a thread of their own, on the
+     * core the recorded program leaves free while it waits for us. */
+    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = 0, .background = 1 };
     char *err = NULL;
     e.w = mr_writer_open(e.path, &opts, &err);
     if (!e.w) {

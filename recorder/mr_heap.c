@@ -9,6 +9,7 @@
 #include "mr_tool.h"
 #include "memrec_trace.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
@@ -22,6 +23,8 @@ typedef struct heap_block {
     struct heap_block *next;
     UWord key;            /* the address */
     SizeT size;
+    UInt stack;           /* stack id of its allocation (or latest realloc) */
+    UChar op;             /* mr_heap_op that allocated it */
 } heap_block;
 
 /* An interned call stack: key is its hash. */
@@ -68,11 +71,41 @@ static UInt take_stack(ThreadId tid, Addr *ips, UInt max)
     return depth;
 }
 
+/* Whether the code at ip belongs to a function named by --alloc-fn. */
+static Bool in_alloc_fn(Addr ip)
+{
+    const HChar *name;
+    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &name))
+        return False;
+    for (UInt i = 0; i < mr_clo.n_alloc_fns; i++)
+        if (VG_(strcmp)(name, mr_clo.alloc_fns[i]) == 0)
+            return True;
+    return False;
+}
+
+/* The allocation stack of tid (at most max frames, of 64): the frames of
+ * --alloc-fn functions right above the innermost one (malloc, mmap...)
+ * are left out, so that the next frame is the allocation's real site. */
+static UInt alloc_stack(ThreadId tid, Addr *ips, UInt max)
+{
+    if (mr_clo.n_alloc_fns == 0)
+        return take_stack(tid, ips, max);
+    UInt depth = take_stack(tid, ips, 64);
+    UInt skip = 0;
+    while (1 + skip < depth && in_alloc_fn(ips[1 + skip]))
+        skip++;
+    if (skip) {
+        VG_(memmove)(ips + 1, ips + 1 + skip, (depth - 1 - skip) * sizeof *ips);
+        depth -= skip;
+    }
+    return depth < max ? depth : max;
+}
+
 /* The id of the current call stack of tid, sending it the first time. */
 static UInt stack_id(ThreadId tid)
 {
     Addr ips[64];
-    UInt depth = take_stack(tid, ips, mr_clo.stack_depth);
+    UInt depth = alloc_stack(tid, ips, mr_clo.stack_depth);
     ULong h = 0xcbf29ce484222325ULL;
     for (UInt i = 0; i < depth; i++)
         h = (h ^ ips[i]) * 0x100000001b3ULL;
@@ -96,12 +129,28 @@ static UInt stack_id(ThreadId tid)
     return n->id;
 }
 
-void mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old)
+UInt mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old)
+{
+    if (!mr_stream_alive())
+        return 0;
+    ULong w[5] = { addr, size, count, old, stack_id(tid) };
+    mr_emit(WIRE_HEAP, op, w, 5);
+    return (UInt)w[4];
+}
+
+void mr_heap_replay_live(void)
 {
     if (!mr_stream_alive())
         return;
-    ULong w[5] = { addr, size, count, old, stack_id(tid) };
-    mr_emit(WIRE_HEAP, op, w, 5);
+    VG_(HT_ResetIter)(live);
+    heap_block *b;
+    while ((b = VG_(HT_Next)(live))) {
+        /* new and new[] stay themselves (delete pairs with them); the rest
+         * is a malloc of the block's bytes. */
+        UInt op = b->op == MR_NEW || b->op == MR_NEW_ARRAY ? b->op : MR_MALLOC;
+        ULong w[5] = { b->key, b->size, 0, 0, b->stack };
+        mr_emit(WIRE_HEAP, op, w, 5);
+    }
 }
 
 static void *alloc(ThreadId tid, UInt op, SizeT align, SizeT size, SizeT count)
@@ -117,8 +166,9 @@ static void *alloc(ThreadId tid, UInt op, SizeT align, SizeT size, SizeT count)
     heap_block *b = VG_(malloc)("mr.heap.block", sizeof *b);
     b->key = (UWord)p;
     b->size = bytes;
+    b->op = (UChar)op;
     VG_(HT_add_node)(live, b);
-    mr_heap_record(tid, op, (Addr)p, size, op == MR_MEMALIGN ? align : count, 0);
+    b->stack = mr_heap_record(tid, op, (Addr)p, size, op == MR_MEMALIGN ? align : count, 0);
     return p;
 }
 
@@ -210,7 +260,7 @@ static void *mr_realloc(ThreadId tid, void *old, SizeT size)
     b->key = (UWord)p;
     b->size = size;
     VG_(HT_add_node)(live, b);
-    mr_heap_record(tid, MR_REALLOC, (Addr)p, size, 0, (Addr)old);
+    b->stack = mr_heap_record(tid, MR_REALLOC, (Addr)p, size, 0, (Addr)old);
     return p;
 }
 

@@ -38,6 +38,7 @@ static void mr_pre_clo_init(void)
                                     mr_print_debug_usage);
     mr_heap_init();
     mr_mmap_init();
+    mr_custom_init();
     mr_process_init();
 }
 

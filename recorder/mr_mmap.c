@@ -43,6 +43,7 @@
 /* A range reported by MR_MMAP and not yet unmapped, [start, end). */
 typedef struct range {
     Addr start, end;
+    UInt stack;           /* stack id of the mmap that made it */
 } range;
 
 /* The reported ranges, sorted by start, disjoint. */
@@ -96,7 +97,7 @@ static Bool cut(Addr a, Addr e)
         if (r.start < a && r.end > e) {         /* a hole in the middle */
             open_slot(i + 1);
             ranges[i].end = a;
-            ranges[i + 1] = (range){ e, r.end };
+            ranges[i + 1] = (range){ e, r.end, r.stack };
             return True;
         }
         if (r.start < a) {                      /* the tail goes */
@@ -112,11 +113,11 @@ static Bool cut(Addr a, Addr e)
 }
 
 /* Remembers [a, e), which overlaps no reported range (cut first). */
-static void add(Addr a, Addr e)
+static void add(Addr a, Addr e, UInt stack)
 {
     UInt i = first_after(a);
     open_slot(i);
-    ranges[i] = (range){ a, e };
+    ranges[i] = (range){ a, e, stack };
 }
 
 static void report_munmap(ThreadId tid, Addr a, SizeT len)
@@ -128,8 +129,17 @@ static void report_munmap(ThreadId tid, Addr a, SizeT len)
 static void report_mmap(ThreadId tid, Addr a, SizeT len)
 {
     report_munmap(tid, a, len);     /* a fixed mapping replaced a reported one */
-    add(a, a + len);
-    mr_heap_record(tid, MR_MMAP, a, len, 0, 0);
+    add(a, a + len, mr_heap_record(tid, MR_MMAP, a, len, 0, 0));
+}
+
+void mr_mmap_replay(void)
+{
+    if (!mr_stream_alive())
+        return;
+    for (UInt i = 0; i < nranges; i++) {
+        ULong w[5] = { ranges[i].start, ranges[i].end - ranges[i].start, 0, 0, ranges[i].stack };
+        mr_emit(WIRE_HEAP, MR_MMAP, w, 5);
+    }
 }
 
 /* Is the syscall in progress one whose callbacks are ignored? */

@@ -48,6 +48,11 @@ Bool mr_process_option(const HChar *arg)
     else if VG_STR_CLO(arg, "--toggle-collect", str) mr_clo.toggle_fn = str;
     else if VG_BINT_CLO(arg, "--compress-level", level, 0, 22) mr_clo.compress_level = (Int)level;
     else if VG_BOOL_CLO(arg, "--collect-atstart", mr_clo.collect_atstart) {}
+    else if VG_STR_CLO(arg, "--alloc-fn", str) {
+        if (mr_clo.n_alloc_fns == MR_MAX_ALLOC_FNS)
+            VG_(fmsg_bad_option)(arg, "at most %d --alloc-fn options\n", MR_MAX_ALLOC_FNS);
+        mr_clo.alloc_fns[mr_clo.n_alloc_fns++] = str;
+    }
     else return VG_(replacement_malloc_process_cmd_line_option)(arg);
     remember_option(arg);
     return True;
@@ -69,6 +74,10 @@ void mr_print_usage(void)
 "                              %%xmm), or of every access up to 8 bytes\n"
 "                              [pointers]\n"
 "    --stack-depth=<n>         frames of allocation call stacks [8]\n"
+"    --alloc-fn=<name>         a function that allocates for its callers\n"
+"                              (xmalloc...): its frames are left out of\n"
+"                              allocation stacks, so the stack names the\n"
+"                              caller (as Massif's option); repeatable\n"
 "    --toggle-collect=<fn>     record block executions only inside function fn\n"
 "    --collect-atstart=no|yes  record from the start; with no, only between\n"
 "                              MEMREC_START and MEMREC_STOP (memrec.h) [yes]\n"

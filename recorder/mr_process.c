@@ -115,9 +115,12 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 
 static void fork_child(ThreadId tid)
 {
-    (void)tid;
     exit_seen = False;
     mr_stream_restart_in_child();
+    /* The child's one thread, then what it inherited, before it runs. */
+    start_client_code(tid, 0);
+    mr_heap_replay_live();
+    mr_mmap_replay();
 }
 
 VG_REGPARM(1) void mr_toggle_enter(Addr sp)
@@ -167,7 +170,8 @@ static const HChar *client_name(Addr a)
 
 static Bool client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
-    (void)tid;
+    if (mr_custom_request(tid, arg, ret))
+        return True;
     if (!VG_IS_TOOL_USERREQ('M', 'R', arg[0]))
         return False;
     *ret = 0;

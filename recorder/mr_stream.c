@@ -39,6 +39,7 @@ extern SysRes VG_(am_shared_mmap_file_float_valgrind)(SizeT length, UInt prot, I
 extern Int VG_(sigtimedwait_zero)(const vki_sigset_t *set, vki_siginfo_t *info);
 extern Int VG_(sigemptyset)(vki_sigset_t *set);
 extern Int VG_(sigaddset)(vki_sigset_t *set, Int signum);
+extern Int VG_(sigfillset)(vki_sigset_t *set);
 
 #define RING_SLOTS  4
 #define SLOT_WORDS  (1u << 18)      /* 2 MiB: one message per 2 MiB of raw words */
@@ -81,6 +82,7 @@ static Int status_fd = -1;      /* read end of the encoder's stdout */
 static Bool alive;              /* records are being sent */
 static Bool reported;           /* a failure was reported once */
 static HChar *trace_path;       /* the expanded output path */
+static Int keeper_pid;          /* our encoder's keeper, reaped at the end */
 
 /* A scratch slot while nothing is sent (before start, after a failure). */
 static ULong scratch[SLOT_WORDS];
@@ -320,8 +322,26 @@ static HChar *read_status(void)
     return line;
 }
 
-/* Forks twice so that the encoder is not the client's child (a client's
- * wait() must never reap it); the middle process is reaped at once. The
+/* Closes every descriptor of a process about to do nothing but wait: it
+ * must hold no pipe end open (the encoder's, the client's). */
+static void close_all_fds(void)
+{
+    SysRes r = VG_(do_syscall)(__NR_close_range, 0, ~0U, 0, 0, 0, 0, 0, 0);
+    if (sr_isError(r))                  /* before Linux 5.9 */
+        for (Int fd = 0; fd < 1 << 16; fd++)
+            VG_(close)(fd);
+}
+
+/* Starts the encoder under a keeper process; returns the keeper's pid, or
+ * -1. The keeper is a child of this process made by clone() with no exit
+ * signal, which the kernel shows only to a wait with __WCLONE or __WALL:
+ * the client's wait(), waitpid(-1) and SIGCHLD never see it. The keeper
+ * forks the encoder, closes every descriptor, blocks every signal (it
+ * shares the client's process group) and waits for the encoder, so the
+ * encoder's CPU time adds to the keeper's children's, and, when
+ * mr_stream_finish() reaps the keeper, to ours: `time` and
+ * getrusage(RUSAGE_CHILDREN) count it. (The encoder itself cannot be that
+ * child: exec gives a process SIGCHLD as its exit signal again.) The
  * encoder gets the message pipe as stdin, the status pipe as stdout and
  * the ring as descriptor 3. */
 static Int spawn_encoder(const HChar *path, Int data[2], Int status[2], Int ring_fd)
@@ -338,11 +358,15 @@ static Int spawn_encoder(const HChar *path, Int data[2], Int status[2], Int ring
     argv[3] = layout;
     argv[4] = NULL;
 
-    Int middle = VG_(fork)();
-    if (middle < 0)
+    /* Flags 0: a copy of this process like fork(), exit signal none. */
+    SysRes r = VG_(do_syscall)(__NR_clone, 0, 0, 0, 0, 0, 0, 0, 0);
+    if (sr_isError(r)) {
+        VG_(free)(exe);
         return -1;
-    if (middle == 0) {
-        if (VG_(fork)() == 0) {
+    }
+    if (sr_Res(r) == 0) {
+        Int encoder = VG_(fork)();
+        if (encoder == 0) {
             VG_(close)(data[1]);        /* else the encoder never sees EOF */
             VG_(close)(status[0]);
             VG_(dup2)(data[0], 0);
@@ -352,13 +376,40 @@ static Int spawn_encoder(const HChar *path, Int data[2], Int status[2], Int ring
             VG_(write)(1, "cannot run the encoder\n", 23);
             VG_(exit)(127);
         }
+        vki_sigset_t all;
+        VG_(sigfillset)(&all);
+        VG_(sigprocmask)(VKI_SIG_SETMASK, &all, NULL);
+        close_all_fds();
+        Int st;
+        while (encoder > 0 && VG_(waitpid)(encoder, &st, 0) == -VKI_EINTR)
+            ;
         VG_(exit)(0);
     }
-    Int st;
-    while (VG_(waitpid)(middle, &st, 0) == -VKI_EINTR)
-        ;
     VG_(free)(exe);
-    return 0;
+    return (Int)sr_Res(r);
+}
+
+/* wait4(pid, options) without rusage: the pid reaped, 0 or -errno. */
+static Long wait_child(Int pid, UInt options)
+{
+    Int st;
+    SysRes r = VG_(do_syscall)(__NR_wait4, (UWord)(Word)pid, (UWord)&st, options, 0, 0, 0, 0, 0);
+    return sr_isError(r) ? -(Long)sr_Err(r) : (Long)sr_Res(r);
+}
+
+/* Waits for the encoder's keeper to exit (just after the encoder) and
+ * reaps it. With earlier, at the end of the recording, also reaps without
+ * waiting any earlier keeper that has exited: after an exec, that of the
+ * program before it is our child too (it ends when its pipe closes). */
+static void reap_encoders(Bool earlier)
+{
+    if (keeper_pid > 0) {
+        while (wait_child(keeper_pid, __VKI_WCLONE) == -VKI_EINTR)
+            ;
+    }
+    keeper_pid = 0;
+    while (earlier && wait_child(-1, __VKI_WCLONE | VKI_WNOHANG) > 0)
+        ;
 }
 
 /* The words per slot for a new ring. The kernel applies the file size limit
@@ -428,7 +479,8 @@ static HChar *start_encoder(const HChar *path)
         VG_(close)(data[1]);
         return (HChar *)"cannot create a pipe\n";
     }
-    Int failed = spawn_encoder(path, data, status, ring_fd);
+    keeper_pid = spawn_encoder(path, data, status, ring_fd);
+    Int failed = keeper_pid < 0;
     VG_(close)(ring_fd);                /* the mapping stays */
     VG_(close)(data[0]);
     VG_(close)(status[1]);
@@ -440,6 +492,7 @@ static HChar *start_encoder(const HChar *path)
     if (err) {
         close_fd(&data_fd);
         close_fd(&status_fd);
+        reap_encoders(False);
         return err;
     }
     use_slot(ring);
@@ -478,7 +531,9 @@ void mr_stream_start(void)
 
 void mr_stream_restart_in_child(void)
 {
-    /* The ring is shared with the parent's encoder: leave it alone. */
+    /* The ring is shared with the parent's encoder: leave it alone. It is
+     * the parent's child, not ours. */
+    keeper_pid = 0;
     close_fd(&data_fd);
     close_fd(&status_fd);
     if (ring)
@@ -525,4 +580,5 @@ void mr_stream_finish(UInt reason, Int status, Int signal)
         while (r > 0 || r == -VKI_EINTR);
         close_fd(&status_fd);
     }
+    reap_encoders(True);
 }

@@ -19,6 +19,10 @@
 typedef enum { MR_VALUES_NONE, MR_VALUES_POINTERS, MR_VALUES_ALL } mr_values_mode;
 
 /* The parsed command line options of the tool. */
+/* How many --alloc-fn options are kept (Massif takes any number; a
+ * program has a few allocation wrappers). */
+#define MR_MAX_ALLOC_FNS 32
+
 typedef struct mr_options {
     const HChar *out_file;      /* --memrec-out-file, not yet expanded */
     Bool trace_mem;             /* --trace-mem */
@@ -27,6 +31,8 @@ typedef struct mr_options {
     const HChar *toggle_fn;     /* --toggle-collect, or NULL */
     Int compress_level;         /* --compress-level (0: the library's default) */
     Bool collect_atstart;       /* --collect-atstart */
+    const HChar *alloc_fns[MR_MAX_ALLOC_FNS];   /* --alloc-fn, as given */
+    UInt n_alloc_fns;
 } mr_options;
 
 extern mr_options mr_clo;
@@ -88,8 +94,20 @@ IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *sb_in,
 
 /* ---- heap (mr_heap.c) ---- */
 void mr_heap_init(void);
-/* Sends a heap record (wire.h, WIRE_HEAP) with tid's current call stack. */
-void mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old);
+/* Sends a heap record (wire.h, WIRE_HEAP) with tid's current call stack;
+ * returns the stack's id (0 when nothing is sent). */
+UInt mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old);
+/* A forked child's trace starts with what it inherited: a heap record per
+ * live block (mr_heap.c) and per reported mapping (mr_mmap.c), each with
+ * the stack of its allocation. */
+void mr_heap_replay_live(void);
+void mr_mmap_replay(void);
+
+/* ---- custom allocators' client requests (mr_custom.c) ---- */
+void mr_custom_init(void);
+/* Handles Valgrind's MALLOCLIKE/FREELIKE/RESIZEINPLACE and MEMPOOL
+ * requests (valgrind.h); False for any other request. */
+Bool mr_custom_request(ThreadId tid, UWord *arg, UWord *ret);
 
 /* ---- the client's anonymous mappings (mr_mmap.c) ---- */
 void mr_mmap_init(void);

@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-layout trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-layout trace-wpp trace-whomp trace-rds trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -32,6 +32,7 @@ samples=(
   "static_arrays 2"         # static and global arrays, found by their symbols
   "layout_split 20000 4"    # LWPTool's Fig. 1a: a structure to split
   "layout_regroup16 20000 4" # LWPTool's Fig. 1b: 16 arrays to interleave
+  "rds_shapes changed 500"  # a list changed between its walks (RDS stability)
 )
 echo "== recording and profiling into $DB"
 for s in "${samples[@]}"; do
@@ -50,6 +51,12 @@ for s in "${samples[@]}"; do
   "$BIN/trace-cache" -q --preset=rds --group-depth=$depth --db "$DB" "$trace" >/dev/null
   # LWPTool's layout advice with its predicted gain (lwptool hierarchy)
   "$BIN/trace-layout" -q --group-depth=$depth --db "$DB" "$trace" >/dev/null
+  # Larus's whole program path and WHOMP's object-relative grammars
+  "$BIN/trace-wpp" -q --db "$DB" "$trace"
+  "$BIN/trace-whomp" -q --group-depth=$depth --db "$DB" "$trace"
+  # the samples with linked structures: RDS types, instances, stability
+  case $name in linked_list|binary_tree|rds_shapes)
+    "$BIN/trace-rds" -q --db "$DB" "$trace" >/dev/null;; esac
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -66,6 +73,7 @@ echo "== runs"
 "$BIN/trace-db" "$DB" runs | cut -c1-150 | sed 's/^/   /'
 list=$(run_of linked_list) tree=$(run_of binary_tree) sa=$(run_of struct_array)
 stencil=$(run_of stencil) pc=$(run_of prodcons) st=$(run_of static_arrays)
+rds=$(run_of "rds_shapes changed 500")
 [ -n "$list" ] && query "linked_list: hottest groups" hot_groups --run="$list" --limit=5
 [ -n "$list" ] && query "linked_list: the fields of the node group by heat" group_fields --run="$list"
 [ -n "$list" ] && query "linked_list: instructions that touch many nodes" insn_many_objects --run="$list" --limit=6
@@ -82,6 +90,10 @@ ls_=$(run_of layout_split) lr=$(run_of layout_regroup16)
 [ -n "$ls_" ] && query "layout_split: trace-layout's advice, best predicted gain first" layout_advice --run="$ls_"
 [ -n "$lr" ] && query "layout_regroup16: trace-layout's advice" layout_advice --run="$lr"
 [ -n "$ls_" ] && query "layout_split: loops and the fields they touch" layout_loops --run="$ls_" --limit=4
+[ -n "$list" ] && query "linked_list: hot subpaths of its whole program path" hot_subpaths --run="$list" --limit=5
+query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG)" whomp_sizes
+[ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
+[ -n "$rds" ] && query "rds_shapes changed: RDS instances and their stability" rds_instances --run="$rds" --limit=5
 
 echo
 echo "== plots in $OUT"
@@ -104,5 +116,42 @@ plot() {  # file, trace-plot arguments
 [ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
 [ -n "$ls_" ] && plot layout_split-affinity.png layout_affinity --run="$ls_"
 [ -n "$ls_" ] && plot layout_split-fields.png layout_fields --run="$ls_"
+plot whomp-omsg-rasg.png whomp
+[ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
+
+# LEAP (trace-leap) against the exact and Connors dependence profilers
+# (trace-deps), on the samples built with known dependences and strides:
+# the paper's Figures 6-9 and Table 1, in a database of their own.
+LDB=$OUT/leap.db
+rm -f "$LDB"
+echo
+echo "== LEAP and its baselines into $LDB"
+for s in "deps_known 50000" "strides_known 50000" "stencil 17 4"; do
+  set -- $s
+  name=$1; shift
+  [ -x "$BUILD/samples/$name" ] && [ -x "$BIN/trace-leap" ] || continue
+  trace=$OUT/$name.trace
+  [ -e "$trace" ] || valgrind --tool=memrec -q --memrec-out-file="$trace" "$BUILD/samples/$name" "$@" >/dev/null
+  "$BIN/trace-deps" -q --db "$LDB" "$trace" >/dev/null
+  "$BIN/trace-deps" -q --method=connors --db "$LDB" "$trace" >/dev/null
+  "$BIN/trace-leap" -q --db "$LDB" "$trace" >/dev/null
+  run=$(sqlite3 "$LDB" "SELECT max(id) FROM runs")
+  echo "   $name: run $run"
+  echo "   -- pairs within 10% of the exact frequency, this program's code (Figure 8)"
+  "$BIN/trace-db" "$LDB" query leap_accuracy --run="$run" --param file="%$name.c" | sed 's/^/      /'
+  echo "   -- strongly strided instructions found (Figure 9)"
+  "$BIN/trace-db" "$LDB" query leap_strides --run="$run" --param file="%$name.c" | sed 's/^/      /'
+  if "$BIN/trace-plot" leap_errors --run="$run" --db "$LDB" -o "$OUT/$name-leap_errors.png" >/dev/null; then
+    echo "   $OUT/$name-leap_errors.png"
+  fi
+done
+if [ -e "$LDB" ]; then
+  echo "   -- Table 1"
+  "$BIN/trace-db" "$LDB" query leap_table1 | cut -c1-150 | sed 's/^/      /'
+  "$BIN/trace-plot" leap_strides --db "$LDB" -o "$OUT/leap_strides.png" >/dev/null &&
+    echo "   $OUT/leap_strides.png"
+fi
+[ -n "$tree" ] && plot binary_tree-rds-live.png rds_live --run="$tree"
+[ -n "$rds" ] && plot rds_shapes-rds-rsf.png rds_rsf --run="$rds"
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"

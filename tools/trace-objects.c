@@ -7,8 +7,10 @@
  * was); without, a readable report of the hottest groups and objects
  * (objreport.h).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "base/cli.h"
 #include "base/opts.h"
@@ -51,12 +53,16 @@ static const cmd_spec spec = {
     .opts = options,
     .flags = CMD_READS_TRACE,
     .notes =
-    "Groups are heap allocation sites, static data objects (one group each,\n"
-    "named by the data symbol, or file:section[+0xOFF] for module data that\n"
-    "no symbol covers), 'stack' and 'unknown'; see tools/lib/objects/objmap.h\n"
-    "for the exact rules. A truncated trace is profiled up to where it ends,\n"
-    "with a warning (an error with --strict). Exit status: 0 on success, 1 on\n"
-    "a bad trace or database (nothing written), 2 for bad usage.\n",
+    "Groups are heap allocation sites (function@file:line of the call, C++\n"
+    "names shortened; function@module+0xOFF or module+0xOFF without debug\n"
+    "information), static data objects (one group each, module:symbol, or\n"
+    "module:section[+0xOFF] for module data that no symbol covers), 'stack'\n"
+    "and 'unknown'; see tools/lib/objects/objmap.h and groupname.h for the\n"
+    "exact rules. A truncated trace is profiled up to where it ends,\n"
+    "with a warning (an error with --strict). With --db, one line says what\n"
+    "went where (run id, accesses, objects, groups, tables, peak memory;\n"
+    "-q: nothing). Exit status: 0 on success, 1 on a bad trace or database\n"
+    "(nothing written), 2 for bad usage.\n",
 };
 
 /* Statics, so that exits through cli_fail() leave them reachable. */
@@ -110,6 +116,30 @@ static void translate(void)
     obj_census_free(c);
 }
 
+/* The process's peak resident memory in MiB (getrusage: KiB on Linux). */
+static long peak_mib(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss / 1024 : -1;
+}
+
+/* The one line --db prints: which run, how much, into which tables. */
+static void print_summary(void)
+{
+    uint64_t accesses, loads, stores;
+    objprof_totals(prof, &accesses, &loads, &stores);
+    const objmap *m = objprof_map(prof);
+    const objmap_stats *st = objmap_get_stats(m);
+    printf("trace-objects: %s: run %" PRId64 ": %" PRIu64 " accesses, %" PRIu64
+           " objects in %" PRIu32 " groups by %" PRIu32 " instructions -> tables",
+           db_path, db.run, accesses, st->heap_objects + st->static_objects,
+           objmap_ngroups(m), insn_table_count(objprof_insns(prof)));
+    for (const char *const *t = OBJSTORE_TABLES; *t; t++)
+        printf("%s %s", t == OBJSTORE_TABLES ? "" : ",", *t);
+    printf("; peak memory %ld MiB%s\n", peak_mib(),
+           cli_trace_complete() ? "" : " (trace truncated)");
+}
+
 static void profile(void)
 {
     mr_event ev;
@@ -131,6 +161,8 @@ static void profile(void)
     if (objstore_finish(store, prof, objprof_instructions(prof)) < 0 ||
         pdb_session_commit(&db) < 0)
         cli_fail(db_path, "%s", pdb_session_error(&db));
+    if (!cli_quiet())
+        print_summary();
 }
 
 int main(int argc, char **argv)

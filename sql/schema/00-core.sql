@@ -82,6 +82,8 @@ CREATE TABLE IF NOT EXISTS threads (
     allocs       INTEGER NOT NULL,  -- heap blocks (and mappings) it allocated
     first_access INTEGER,           -- time of its first access
     last_access  INTEGER,           -- time of its last access
+    instructions INTEGER,           -- guest instructions it executed (NULL in rows written
+                                    -- before the column existed; added by the upgrade)
     PRIMARY KEY (run, tid)
 );
 

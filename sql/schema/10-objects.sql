@@ -10,15 +10,17 @@ CREATE TABLE IF NOT EXISTS alloc_sites (
     id       INTEGER PRIMARY KEY,  -- group id, unique in the whole database
     serial   INTEGER NOT NULL,     -- group number within the run, in order of first use
     kind     TEXT NOT NULL,        -- 'heap', 'static', 'stack' or 'unknown'
-    name     TEXT NOT NULL,        -- readable name: function:line of the call site,
-                                   -- a static object's name (its symbol, or for data
-                                   -- no symbol covers "file:section[+0xOFF]"), 'stack', 'unknown'
-    function TEXT,                 -- allocating function (frame 0), NULL if unknown or not heap
+    name     TEXT NOT NULL,        -- readable name, unique in the run: function@file:line of
+                                   -- the call site (C++ names shortened, see objects/groupname.h),
+                                   -- a static object's "module:symbol" (or for data no symbol
+                                   -- covers "module:section[+0xOFF]"), 'stack', 'unknown'
+    function TEXT,                 -- allocating function (frame 0), its full name; NULL if
+                                   -- unknown or not heap
     file     TEXT,                 -- its source file, NULL when unknown
     line     INTEGER,              -- its source line, NULL when unknown
     address  INTEGER,              -- return address of frame 0 (heap) or object address (static)
     stack    TEXT,                 -- the frames that define the group, innermost first,
-                                   -- as "function:line <- function:line"
+                                   -- as "function@file:line <- function@file:line"
     objects  INTEGER NOT NULL DEFAULT 0,  -- objects of the group
     accesses INTEGER NOT NULL DEFAULT 0,  -- accesses to objects of the group
     bytes    INTEGER NOT NULL DEFAULT 0   -- bytes accessed in objects of the group
@@ -32,7 +34,8 @@ CREATE TABLE IF NOT EXISTS objects (
     site         INTEGER NOT NULL REFERENCES alloc_sites(id),  -- its group
     serial       INTEGER NOT NULL,  -- object number within its group, in allocation order from 0
     kind         TEXT NOT NULL,     -- 'heap' or 'static'
-    name         TEXT,              -- name of a static object (as its group's); NULL for heap objects
+    name         TEXT,              -- name of a static object (its symbol, without the module
+                                    -- its group's name has); NULL for heap objects
     address      INTEGER NOT NULL,  -- start address (the last one, after reallocs)
     size         INTEGER NOT NULL,  -- bytes (the last size, after reallocs)
     alloc_time   INTEGER NOT NULL,  -- when allocated (0 for static objects)
@@ -70,8 +73,9 @@ CREATE TABLE IF NOT EXISTS instr_groups (
     site         INTEGER NOT NULL REFERENCES alloc_sites(id),   -- the group it touched
     accesses     INTEGER NOT NULL,  -- executions of the instruction that touched the group
     bytes        INTEGER NOT NULL,  -- bytes moved by those executions
-    objects      INTEGER,           -- distinct objects touched; NULL for stack and unknown
-    offsets      INTEGER,           -- distinct offsets touched; NULL for stack and unknown
+    objects      INTEGER,           -- distinct objects touched; NULL for stack and unknown (exact, or a
+                                    -- HyperLogLog estimate within a few percent for big sets, see base/distinct.h)
+    offsets      INTEGER,           -- distinct offsets touched; NULL for stack and unknown (likewise)
     first_access INTEGER NOT NULL,  -- time of the first such access
     last_access  INTEGER NOT NULL,  -- time of the last such access
     PRIMARY KEY (run, instruction, site)

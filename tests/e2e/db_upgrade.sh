@@ -33,7 +33,13 @@ old_rows() {
   for t in analyses instructions alloc_sites objects object_offsets instr_groups threads \
            access_samples mempat; do
     echo "== $t"
-    q "SELECT * FROM $t WHERE run IN (1, 2) ORDER BY 1, 2, 3, 4"
+    # threads gained a column (instructions) with the upgrade: the old ones
+    if [ $t = threads ]; then
+      q "SELECT run, tid, parent, loads, stores, bytes, heap, static, stack, unknown, allocs,
+                first_access, last_access FROM threads WHERE run IN (1, 2) ORDER BY 1, 2"
+    else
+      q "SELECT * FROM $t WHERE run IN (1, 2) ORDER BY 1, 2, 3, 4"
+    fi
   done
 }
 old_rows > "$TMP/before"
@@ -76,6 +82,10 @@ check_eq "trace-objects --db adds a run: exit 0, no message" "0:" "$?:$(cat "$TM
 check_eq "upgraded: version 2" 2 "$(q 'PRAGMA user_version')"
 check_eq "upgraded: runs.complete exists" 1 \
   "$(q "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'complete'")"
+check_eq "upgraded: threads.instructions exists, filled for the new run only" "1|0|5" \
+  "$(q "SELECT (SELECT count(*) FROM pragma_table_info('threads') WHERE name = 'instructions'),
+               (SELECT count(instructions) FROM threads WHERE run IN (1, 2)),
+               (SELECT count(instructions) FROM threads WHERE run = 3)")"
 check_eq "three runs: the old ones not known, the new one complete" "-1 -1 1" \
   "$(q "SELECT group_concat(c, ' ') FROM (SELECT coalesce(complete, -1) AS c FROM runs ORDER BY id)")"
 old_rows > "$TMP/after"

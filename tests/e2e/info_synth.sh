@@ -42,6 +42,15 @@ check "documented keys present" jqtest '
   (.truncated | type == "boolean") and (.command | type == "array") and
   (.end_reason == "exit") and (.exit_status == 0)' "$j"
 check_eq "threads pattern: threads" 5 "$(jq .threads "$j")"
+# Per-thread instruction counts: every thread that ran code, in tid order,
+# adding up to the total.
+check_eq "threads pattern: per-thread instructions add up to the total" \
+  "$(jq .instructions "$j")" "$(jq '[.thread_instructions[].instructions] | add' "$j")"
+check_eq "threads pattern: 5 threads ran code, in tid order" "1 2 3 4 5" \
+  "$(jq -r '[.thread_instructions[].tid] | map(tostring) | join(" ")' "$j")"
+"$BIN/trace-info" "$TMP/threads.trace" >"$TMP/threads.txt"
+check_eq "text: one line per thread with its instructions and share" 5 \
+  "$(grep -cE '^  thread [0-9]+: +[0-9]+ instructions \([0-9.]+%\)$' "$TMP/threads.txt")"
 
 # Text form for people.
 "$BIN/trace-info" "$TMP/mixed.trace" >"$TMP/mixed.txt"

@@ -24,7 +24,10 @@ check_eq "layout_split recorded" 0 $?
 "$BIN/trace-layout" "$TMP/split.mrt" >"$TMP/out" 2>"$TMP/err"
 check_eq "trace-layout: status 0, quiet" "0 " "$? $(cat "$TMP/err")"
 line=$(grep -n 'arr = malloc' "$ROOT/samples/layout_split.c" | cut -d: -f1)
-sect() { sed -n "/^  main:$line#[0-9]*: l_d/,/advice\|no split/p" "$TMP/out"; }
+# a heap group's name: function:line, or function@file:line
+M='main[@a-z_.]*'
+
+sect() { sed -n "/^  main[@a-z_.]*:$line#[0-9]*: l_d/,/advice\|no split/p" "$TMP/out"; }
 check "the structure's size is 16 (Eq. 5)" grep -q "structure size 16 bytes (Eq. 5), 4 fields" <(sect)
 check_eq "fields at 0 4 8 12 with FA 1 within {a,c}, {b,d} and 0 across" \
 "0 1.00 0.00 1.00 0.00
@@ -33,15 +36,15 @@ check_eq "fields at 0 4 8 12 with FA 1 within {a,c}, {b,d} and 0 across" \
 12 0.00 1.00 0.00 1.00" \
   "$(sect | awk '$1 ~ /^[0-9]+$/ && NF >= 8 { print $1, $5, $6, $7, $8 }')"
 check "advice: split into {0,8} {4,12}" \
-  grep -qE "advice: split main:$line#[0-9]+ \(16-byte elements\) into 2 structures: \{0,8\} \{4,12\}" "$TMP/out"
+  grep -qE "advice: split $M:$line#[0-9]+ \(16-byte elements\) into 2 structures: \{0,8\} \{4,12\}" "$TMP/out"
 check "the b and c arrays stay primitive (unit stride; the outlier left out)" \
-  test "$(grep -c "main:$((line + 1))#[0-9]*: l_d .*no non-unit stride: a primitive array" "$TMP/out")" = 2
+  test "$(grep -c "main[@a-z_.]*:$((line + 1))#[0-9]*: l_d .*no non-unit stride: a primitive array" "$TMP/out")" = 2
 check "no regrouping of b and c (never in one loop)" grep -q "no regrouping advice" "$TMP/out"
-gain=$(awk '/^  split main:/ { print $NF }' "$TMP/out")
+gain=$(awk '/^  split main/ { print $NF }' "$TMP/out")
 check "the split's predicted latency change is a reduction ($gain)" grep -q '^-' <<<"$gain"
 body=$(grep -n 'b\[i\] = arr\[i\].a + arr\[i\].c' "$ROOT/samples/layout_split.c" | cut -d: -f1)
 check "the {a,c} loop maps to its lines and fields (offsets 8 and 0)" \
-  grep -qE "main .*layout_split.c:$((body - 1))-$body +main:$line#[0-9]+\+8\+0" "$TMP/out"
+  grep -qE "main .*layout_split.c:$((body - 1))-$body +$M:$line#[0-9]+\+8\+0" "$TMP/out"
 
 # ---- the prediction against the advice applied by hand ----------------------------
 # The predicted D1 miss reduction of the split and the reduction the
@@ -70,17 +73,17 @@ for mode in same reverse halves times; do
 done
 check_eq "same order: one regrouping" 1 "$(grep -c '^  advice [0-9]*: interleave' "$TMP/same")"
 check "same order: the four arrays, AA = 1" \
-  grep -qE "interleave( main:[0-9]+#[0-9]+){4} into one array of structures \(lowest AA, Eq. 11: 1.00\)" "$TMP/same"
+  grep -qE "interleave( $M:[0-9]+#[0-9]+){4} into one array of structures \(lowest AA, Eq. 11: 1.00\)" "$TMP/same"
 check_eq "same order: no conflict" 0 "$(grep -c conflict "$TMP/same")"
 for mode in reverse:"reverse order" halves:"disjoint parts" times:"disjoint times"; do
   m=${mode%%:*} why=${mode#*:}
   check_eq "$m: three conflicts ($why), all with one array" 3 \
     "$(grep -c "conflict (Eq. 10): .*, $why, in loop main" "$TMP/$m")"
-  a2=$(grep "conflict (Eq. 10)" "$TMP/$m" | grep -oE 'main:[0-9]+#[0-9]+' | sort | uniq -c |
+  a2=$(grep "conflict (Eq. 10)" "$TMP/$m" | grep -oE "$M:[0-9]+#[0-9]+" | sort | uniq -c |
        awk '$1 == 3 { print $2 }')
   check "$m: the conflicting array is the one in every conflict ($a2)" test -n "$a2"
   check "$m: the other three still regrouped" \
-    grep -qE "interleave( main:[0-9]+#[0-9]+){3} into" "$TMP/$m"
+    grep -qE "interleave( $M:[0-9]+#[0-9]+){3} into" "$TMP/$m"
   check "$m: the conflicting array left out" bash -c "! grep -q 'advice 0: interleave.* $a2 ' '$TMP/$m'"
 done
 
@@ -94,22 +97,23 @@ db=$TMP/l.db
 "$BIN/trace-objects" -q --db "$db" "$TMP/split.mrt"
 sites=$(sqlite3 "$db" "SELECT count(*) FROM alloc_sites")
 "$BIN/trace-layout" -q --db "$db" "$TMP/split.mrt" >/dev/null
+sname=$(sqlite3 "$db" "SELECT name FROM alloc_sites WHERE kind = 'heap' AND name GLOB 'main*:$line'")
 check_eq "--db after trace-objects: its alloc_sites rows reused" "$sites" \
   "$(sqlite3 "$db" "SELECT count(*) FROM alloc_sites")"
 check_eq "layout_splits: clusters of offsets of the malloc'd structure" \
-  "main:$line|0|0 main:$line|0|8 main:$line|1|4 main:$line|1|12" \
+  "$sname|0|0 $sname|0|8 $sname|1|4 $sname|1|12" \
   "$(sqlite3 "$db" "SELECT group_concat(x, ' ') FROM (SELECT s.name || '|' || l.cluster || '|' ||
       l.offset AS x FROM layout_splits l JOIN alloc_sites s ON s.id = l.site
       ORDER BY l.cluster, l.offset)")"
 check_eq "layout_gains: D1 misses fall with the split" 1 \
   "$(sqlite3 "$db" "SELECT misses_after < misses_before FROM layout_gains WHERE level = 'D1' AND kind = 'split'")"
 check_eq "layout_objects: the heaviest object is the structure array, with its group's l_d" \
-  "main:$line|1" \
+  "$sname|1" \
   "$(sqlite3 "$db" "SELECT a.name, abs(o.l_d - g.l_d) < 1e-9 FROM layout_objects o
       JOIN layout_groups g ON g.run = o.run AND g.site = o.site
       JOIN alloc_sites a ON a.id = o.site ORDER BY o.weight DESC LIMIT 1")"
 check "layout_advice query names the split" \
-  grep -q "split main:$line into {0,8} {4,12}" <("$BIN/trace-db" "$db" query layout_advice)
+  grep -qF "split $sname into {0,8} {4,12}" <("$BIN/trace-db" "$db" query layout_advice)
 "$BIN/trace-layout" -q --db "$db" "$TMP/same.mrt" >/dev/null
 check_eq "layout_regroups: one advice of four arrays" "0|4" \
   "$(sqlite3 "$db" "SELECT advice, count(*) FROM layout_regroups WHERE run = (SELECT max(id) FROM runs) GROUP BY advice")"

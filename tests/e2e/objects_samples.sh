@@ -35,8 +35,8 @@ check_eq "nothing on stderr" "" "$(cat "$TMP/err")"
 site=$(q "SELECT s.id FROM alloc_sites s WHERE s.kind = 'heap' AND s.objects = $N
           AND (SELECT max(size) FROM objects WHERE site = s.id) = 32")
 check "one group of $N 32-byte nodes" [ -n "$site" ]
-check_eq "that group is named by its malloc call site (main:line)" \
-  "main:$(grep -n 'nodes\[i\] = malloc' "$ROOT/samples/linked_list.c" | cut -d: -f1)" \
+check_eq "that group is named by its malloc call site (main@file:line)" \
+  "main@linked_list.c:$(grep -n 'nodes\[i\] = malloc' "$ROOT/samples/linked_list.c" | cut -d: -f1)" \
   "$(q "SELECT name FROM alloc_sites WHERE id = $site")"
 check_eq "nodes are touched at exactly the offsets of their fields" "0 8 16 24" \
   "$(q "SELECT group_concat(offset, ' ') FROM (SELECT offset FROM object_offsets
@@ -111,8 +111,8 @@ if cc -O0 -g -o "$TMP/known" "$TMP/known.c"; then
     "$(q "SELECT kind, size, count(*) FROM objects WHERE name = 'table'")"
   check_eq "static array 'counts' with its size" "static|256" \
     "$(q "SELECT kind, size FROM objects WHERE name = 'counts'")"
-  check_eq "'table' is its own group, named by its symbol" "static|1" \
-    "$(q "SELECT kind, objects FROM alloc_sites WHERE name = 'table'")"
+  check_eq "'table' is its own group, named module:symbol" "static|1" \
+    "$(q "SELECT kind, objects FROM alloc_sites WHERE name = 'known:table'")"
   check_eq "'table' written at all 1000 elements" "1000|1000" \
     "$(q "SELECT offsets, stores FROM objects WHERE name = 'table'")"
   check_eq "static objects have no free time" 0 \
@@ -128,7 +128,7 @@ if cc -O0 -g -o "$TMP/known" "$TMP/known.c"; then
           JOIN alloc_sites s ON s.id = o.site
           WHERE s.function = 'main' AND s.kind = 'heap'")"
   check_eq "never_freed query finds leak()'s site" "10" \
-    "$("$BIN/trace-db" "$db" query never_freed --tsv | awk -F'\t' '$1 ~ /^leak:/ { print $2 }')"
+    "$("$BIN/trace-db" "$db" query never_freed --tsv | awk -F'\t' '$1 ~ /^leak@known.c:/ { print $2 }')"
   check_eq "main's stack is classified as stack" "1" \
     "$(q "SELECT count(*) > 0 FROM threads WHERE tid = 1 AND stack > 0")"
 else
@@ -184,10 +184,10 @@ if [ -x "$SAMPLES/static_arrays" ]; then
     a=${want%%|*}
     check_eq "static_arrays: '$a' is one static object of its exact size" "$want" \
       "$(q "SELECT name, kind, size, count(*) FROM objects WHERE name = '$a'")"
-    check_eq "static_arrays: '$a' is a static group of its own, named by its symbol, at its address" \
+    check_eq "static_arrays: '$a' is a static group of its own, named module:symbol, at its address" \
       "static|1|1" \
       "$(q "SELECT s.kind, s.objects, s.address = o.address FROM alloc_sites s
-            JOIN objects o ON o.site = s.id WHERE s.name = '$a'")"
+            JOIN objects o ON o.site = s.id WHERE s.name = 'static_arrays:$a'")"
   done
   # name|loads|stores|accesses|bytes|offsets: table is written once per
   # element (fill) and read 4096 times a pass; grid written and read 4096
@@ -200,12 +200,12 @@ if [ -x "$SAMPLES/static_arrays" ]; then
       "$(q "SELECT name, loads, stores, accesses, bytes, offsets FROM objects WHERE name = '$a'")"
     check_eq "static_arrays: '$a' group totals equal its object's" "1" \
       "$(q "SELECT s.accesses = o.accesses AND s.bytes = o.bytes FROM alloc_sites s
-            JOIN objects o ON o.site = s.id WHERE s.name = '$a'")"
+            JOIN objects o ON o.site = s.id WHERE s.name = 'static_arrays:$a'")"
   done
   check_eq "static_arrays: static objects have no free time" 0 \
     "$(q "SELECT count(*) FROM objects WHERE kind = 'static' AND free_time IS NOT NULL")"
   check_eq "static_arrays: hist, main's never-freed 128-byte block: NULL free time, 16 loads, 16 stores" \
-    "main:$(grep -n 'hist = malloc' "$ROOT/samples/static_arrays.c" | cut -d: -f1)|128|1|16|16" \
+    "main@static_arrays.c:$(grep -n 'hist = malloc' "$ROOT/samples/static_arrays.c" | cut -d: -f1)|128|1|16|16" \
     "$(q "SELECT s.name, o.size, o.free_time IS NULL, o.loads, o.stores FROM objects o
           JOIN alloc_sites s ON s.id = o.site WHERE s.kind = 'heap' AND s.function = 'main'")"
 fi
@@ -222,7 +222,7 @@ if [ -x "$SAMPLES/stencil" ]; then
     "$(q "SELECT count(*), count(DISTINCT name), sum(objects) FROM alloc_sites
           WHERE kind = 'heap' AND function = 'grid'")"
   check_eq "stencil, depth 2: names carry both frames" "14" \
-    "$(q "SELECT count(*) FROM alloc_sites WHERE function = 'grid' AND name LIKE 'grid:% <- main:%'")"
+    "$(q "SELECT count(*) FROM alloc_sites WHERE function = 'grid' AND name LIKE 'grid@stencil.c:% <- main@stencil.c:%'")"
 fi
 
 # ---- section objects: module data that no symbol names ------------------------------

@@ -29,10 +29,10 @@ for plot in lifetimes offsets groups; do
   "$BIN/trace-plot" $plot --db "$db" -o "$TMP/$plot.svg" >/dev/null 2>&1
   check "$plot: SVG too" grep -q '<svg' "$TMP/$plot.svg"
 done
-check "offsets: the title names the group (function:line)" \
-  grep -q 'chase_build:[0-9]' "$TMP/offsets.svg"
+check "offsets: the title names the group (function@file:line)" \
+  grep -q 'chase_build@synth.c:[0-9]' "$TMP/offsets.svg"
 check "lifetimes: the axes are named" grep -q 'time (instructions executed)' "$TMP/lifetimes.svg"
-"$BIN/trace-plot" offsets --db "$db" --run=2 --group=seq_array -o "$TMP/seq.png" >/dev/null
+"$BIN/trace-plot" offsets --db "$db" --run=2 --group=synth:seq_array -o "$TMP/seq.png" >/dev/null
 check_eq "offsets --group picks a static group" 0 $?
 
 "$BIN/trace-plot" nosuchplot --db "$db" 2>"$TMP/err"

@@ -52,14 +52,14 @@ check_eq "mappings count in no total: allocations are still the one stdout buffe
 "$BIN/trace-objects" -q --db "$db" "$t" 2>"$TMP/err"
 check_eq "trace-objects --db: exit status, nothing on stderr" "0 " "$? $(cat "$TMP/err")"
 line=$(grep -n 'void \*p = mmap' "$ROOT/samples/mmap_arena.c" | cut -d: -f1)
-check_eq "the mapping is a heap object of group arena_map:$line, 65536 bytes, at the mmap's address, from the mmap to the munmap" \
+check_eq "the mapping is a heap object of group arena_map@mmap_arena.c:$line, 65536 bytes, at the mmap's address, from the mmap to the munmap" \
   "heap|65536|$((maddr))|$mtime|$utime" \
   "$(q "SELECT o.kind, o.size, o.address, o.alloc_time, o.free_time FROM objects o
-        JOIN alloc_sites s ON s.id = o.site WHERE s.name = 'arena_map:$line'")"
+        JOIN alloc_sites s ON s.id = o.site WHERE s.name = 'arena_map@mmap_arena.c:$line'")"
 check_eq "its accesses: exactly $N stores and $N loads at $N offsets" "$((2 * N))|$N|$N|$N" \
   "$(q "SELECT o.accesses, o.loads, o.stores, o.offsets FROM objects o
-        JOIN alloc_sites s ON s.id = o.site WHERE s.name = 'arena_map:$line'")"
-"$BIN/trace-objrel" -q --no-header --group="arena_map:$line" "$t" > "$TMP/objrel"
+        JOIN alloc_sites s ON s.id = o.site WHERE s.name = 'arena_map@mmap_arena.c:$line'")"
+"$BIN/trace-objrel" -q --no-header --group="arena_map@mmap_arena.c:$line" "$t" > "$TMP/objrel"
 check_eq "trace-objrel: the same $((2 * N)) accesses, all in arena_use at offsets 0..$((8 * N - 8))" \
   "$((2 * N)) 1 arena_use 0 $((8 * N - 8))" \
   "$(awk -F'\t' '{ n++; sub(/:.*/, "", $3); if (!($3 in f)) nf++; f[$3]; fn = $3

@@ -357,6 +357,9 @@ static void gen_thread_event(gen *g)
     }
 }
 
+/* Set: gen_trace's writer packs, compresses and writes on its thread. */
+static int gen_background;
+
 /* Writes a random trace of about n events to fd (end NULL: MR_END_LOST). */
 static void gen_trace(gen *g, int fd, size_t chunk_bytes, int n, int values, int with_end)
 {
@@ -364,7 +367,7 @@ static void gen_trace(gen *g, int fd, size_t chunk_bytes, int n, int values, int
     g->cur = -1;
     g->values = values;
     char *err = NULL;
-    mr_writer_options o = { 0, chunk_bytes };
+    mr_writer_options o = { .chunk_bytes = chunk_bytes, .background = gen_background };
     g->w = mr_writer_open_fd(fd, &o, &err);
     if (!g->w) {
         fprintf(stderr, "open: %s\n", err);

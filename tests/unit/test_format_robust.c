@@ -243,14 +243,14 @@ static void test_writer_bad_fd(void **state)
 }
 
 /* SIGPIPE keeps its default (deadly) disposition: the writer must still
- * come back with EPIPE. */
-static void test_writer_broken_pipe(void **state)
+ * come back with EPIPE, with or without its background thread (whose
+ * failure shows at a later call). */
+static void writer_broken_pipe(int background)
 {
-    (void)state;
     int p[2];
     assert_int_equal(pipe(p), 0);
     char *err = NULL;
-    mr_writer *w = mr_writer_open_fd(p[1], &(mr_writer_options){ 0, 256 }, &err);
+    mr_writer *w = mr_writer_open_fd(p[1], &(mr_writer_options){ .chunk_bytes = 256, .background = background }, &err);
     assert_non_null(w);
     close(p[0]);
     mr_instr_def in = { 0x1000, 4 };
@@ -275,6 +275,13 @@ static void test_writer_broken_pipe(void **state)
     mr_free_error(err);
 }
 
+static void test_writer_broken_pipe(void **state)
+{
+    (void)state;
+    writer_broken_pipe(0);
+    writer_broken_pipe(1);
+}
+
 /* A file size limit stops the writer halfway: what was written is a
  * readable, truncated trace. SIGXFSZ keeps its default action (ending the
  * process): the writer must turn it into an error itself. */
@@ -289,7 +296,7 @@ static void test_writer_file_limit(void **state)
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
     const char *path = tmp_trace_path("limit");
     char *err = NULL;
-    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ 0, 256 }, &err);
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ .chunk_bytes = 256 }, &err);
     assert_non_null(w);
     mr_instr_def in = { 0x1000, 4 };
     mr_access_def ac = { 0, MR_LOAD, 0, 8 };

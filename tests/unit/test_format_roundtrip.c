@@ -229,6 +229,42 @@ static void test_default_chunks(void **state)
     roundtrip(0, 50000, 1, 1);
 }
 
+/* The background thread changes when chunks are written, never what: the
+ * same events give the same bytes, and they read back. */
+static void background_same_bytes(size_t chunk_bytes, int n, int with_end)
+{
+    const char *paths[2] = { tmp_trace_path("fg"), tmp_trace_path("bg") };
+    uint8_t *bytes[2];
+    size_t len[2];
+    gen g[2];
+    for (int i = 0; i < 2; i++) {
+        rng_state = 88172645463325252ULL;     /* the same events */
+        gen_background = i;
+        int fd = open(paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        assert_true(fd >= 0);
+        gen_trace(&g[i], fd, chunk_bytes, n, 1, with_end);
+        bytes[i] = slurp(paths[i], &len[i]);
+    }
+    gen_background = 0;
+    assert_true(len[0] > 1000);
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(bytes[0], bytes[1], len[0]);
+    read_and_compare(&g[1], paths[1], !with_end, chunk_bytes == 0);
+    for (int i = 0; i < 2; i++) {
+        gen_free(&g[i]);
+        free(bytes[i]);
+        unlink(paths[i]);
+    }
+}
+
+static void test_background_same_bytes(void **state)
+{
+    (void)state;
+    background_same_bytes(300, 5000, 1);    /* hundreds of chunks through the queue */
+    background_same_bytes(0, 50000, 1);
+    background_same_bytes(512, 3000, 0);
+}
+
 static void test_no_end_record(void **state)
 {
     (void)state;
@@ -528,7 +564,7 @@ static size_t delta_roundtrip(const delta_phase *ph, int nph, size_t chunk_bytes
 {
     const char *path = tmp_trace_path("deltas");
     char *err = NULL;
-    mr_writer_options o = { 0, chunk_bytes };
+    mr_writer_options o = { .chunk_bytes = chunk_bytes };
     mr_writer *w = mr_writer_open(path, &o, &err);
     assert_non_null(w);
     mr_instr_def in[1] = { { 0x400000, 4 } };
@@ -593,7 +629,7 @@ static void test_symbols(void **state)
     (void)state;
     const char *path = tmp_trace_path("sym");
     char *err = NULL;
-    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ 0, 300 }, &err);
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ .chunk_bytes = 300 }, &err);
     for (uint64_t a = 0x1000; a < 0x3000; a += 0x100) {
         mr_symbol s = { a, a & 0x100 ? "odd" : "even", "f.c", (uint32_t)(a >> 8) };
         assert_int_equal(mr_write_symbol(w, &s), 0);
@@ -625,7 +661,7 @@ static void test_symbols_incremental(void **state)
     (void)state;
     const char *path = tmp_trace_path("symi");
     char *err = NULL;
-    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ 0, 256 }, &err);
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ .chunk_bytes = 256 }, &err);
     uint64_t addrs[600];
     for (int i = 0; i < 600; i++) {
         addrs[i] = 0x10000 + rndn(40000);
@@ -669,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_default_chunks),
         cmocka_unit_test(test_no_end_record),
+        cmocka_unit_test(test_background_same_bytes),
         cmocka_unit_test(test_empty_trace),
         cmocka_unit_test(test_calls_and_returns),
         cmocka_unit_test(test_repeat_then_chase),

@@ -47,7 +47,7 @@ static synth_truth write_synth(const char *path, synth_pattern p,
     o.pattern = p;
     o.accesses = accesses;
     o.seed = 42;
-    mr_writer_options wo = {0, 16384};
+    mr_writer_options wo = { .chunk_bytes = 16384 };
     synth_truth t;
     char *err = NULL;
     if (synth_write_file(path, &o, &wo, &t, &err) != 0)

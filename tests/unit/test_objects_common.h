@@ -49,7 +49,8 @@ static const mr_instr_def bump_instrs[] = {{0x401100, 4}};
 static const mr_access_def bump_acc[] = {{0, MR_MODIFY, 0, 8}};
 static const mr_exit_def bump_exits[] = {{1, 1, MR_JUMP_BORING}};
 
-/* Writes the trace above to path. */
+/* Writes the trace above to path. (Unused by tests with their own trace.) */
+__attribute__((unused))
 static void write_objects_trace(const char *path)
 {
     char *err = NULL;

@@ -52,7 +52,7 @@ typedef struct want {
 
 static const want wanted[] = {
     /* 1: statics and the first push */
-    {"table", 0, 8}, {"counter", 0, 0}, {"stack", 0, 4096},
+    {"prog:table", 0, 8}, {"prog:counter", 0, 0}, {"stack", 0, 4096},
     /* 6: A#1, B#0 and a deeper push (the window moves with it) */
     {"A", 1, 8}, {"B", 0, 96}, {"stack", 0, 4096},
     /* 8: after realloc, A#1 lives at 0x20000000; its old place is unknown */
@@ -282,7 +282,7 @@ static void test_lifetimes(void **state)
     const ended *b0 = find_end(m, "B", 0, 1);
     assert_non_null(b0);
     assert_int_equal(b0->size, 100);   /* calloc: count x size */
-    const ended *t = find_end(m, "table", 0, 1);
+    const ended *t = find_end(m, "prog:table", 0, 1);
     assert_non_null(t);
     assert_int_equal(t->addr, 0x600000);
     assert_int_equal(t->size, 64);

@@ -73,17 +73,17 @@ static void test_full_report(void **state)
         "\n"
         "Hottest groups (allocation site or symbol)\n"
         "      accesses      %  objects   max size  kind    group                        hottest offsets\n"
-        "             4  57.1%        2         32  heap    make_a:12                    +8 (75%), +0 (25%)\n"
-        "             1  14.3%        1         64  static  table                        +16 (100%)\n"
-        "             1  14.3%        1        100  heap    make_b:20                    +96 (100%)\n"
+        "             4  57.1%        2         32  heap    make_a@a.c:12                +8 (75%), +0 (25%)\n"
+        "             1  14.3%        1         64  static  prog:table                   +16 (100%)\n"
+        "             1  14.3%        1        100  heap    make_b@b.c:20                +96 (100%)\n"
         "             1  14.3%        0          0  unknown unknown                      \n"
         "\n"
         "Hottest objects\n"
         "      accesses      loads     stores     size  offsets  group#object                 lifetime\n"
-        "             3          2          1       32        2  make_a:12#1                  0..never freed\n"
-        "             2          1          1      100        1  make_b:20#0                  0..never freed\n"
-        "             1          1          0       32        1  make_a:12#0                  0..5\n"
-        "             1          0          1       64        1  table#0                      static\n");
+        "             3          2          1       32        2  make_a@a.c:12#1              0..never freed\n"
+        "             2          1          1      100        1  make_b@b.c:20#0              0..never freed\n"
+        "             1          1          0       32        1  make_a@a.c:12#0              0..5\n"
+        "             1          0          1       64        1  prog:table#0                 static\n");
     free(text);
 }
 
@@ -92,11 +92,11 @@ static void test_top(void **state)
 {
     (void)state;
     char *text = report(trace, 1);
-    assert_non_null(strstr(text, "  make_a:12 "));
-    assert_null(strstr(text, "make_b:20"));
+    assert_non_null(strstr(text, "  make_a@a.c:12 "));
+    assert_null(strstr(text, "make_b@b.c:20"));
     assert_null(strstr(text, "table"));
-    assert_non_null(strstr(text, "make_a:12#1 "));
-    assert_null(strstr(text, "make_a:12#0"));
+    assert_non_null(strstr(text, "make_a@a.c:12#1 "));
+    assert_null(strstr(text, "make_a@a.c:12#0"));
     free(text);
 }
 

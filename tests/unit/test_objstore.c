@@ -99,9 +99,9 @@ static void test_groups(void **state)
     check_rows(db, "SELECT serial, kind, name, function, file, line, "
                    "iif(address IS NULL, '-', printf('0x%x', address)), "
                    "stack, objects, accesses, bytes FROM alloc_sites ORDER BY serial",
-               "0|static|table|-|-|-|0x600000|-|1|1|4;"
-               "1|heap|make_a:12|make_a|a.c|12|0x402000|make_a:12|2|4|28;"
-               "2|heap|make_b:20|make_b|b.c|20|0x402100|make_b:20|1|1|8;"
+               "0|static|prog:table|-|-|-|0x600000|-|1|1|4;"
+               "1|heap|make_a@a.c:12|make_a|a.c|12|0x402000|make_a@a.c:12|2|4|28;"
+               "2|heap|make_b@b.c:20|make_b|b.c|20|0x402100|make_b@b.c:20|1|1|8;"
                "3|unknown|unknown|-|-|-|-|-|0|1|4");
     pdb_close(db);
 }
@@ -113,8 +113,8 @@ static void test_depth_names(void **state)
     pdb *db = fresh_db();
     store_trace(db, 0, 2);
     check_rows(db, "SELECT name, stack FROM alloc_sites WHERE kind = 'heap' ORDER BY serial",
-               "make_a:12 <- main:40|make_a:12 <- main:40;"
-               "make_b:20 <- main:40|make_b:20 <- main:40");
+               "make_a@a.c:12 <- main@m.c:40|make_a@a.c:12 <- main@m.c:40;"
+               "make_b@b.c:20 <- main@m.c:40|make_b@b.c:20 <- main@m.c:40");
     pdb_close(db);
 }
 
@@ -127,13 +127,13 @@ static void test_objects(void **state)
                    "o.alloc_time, o.free_time, o.tid, o.accesses, o.loads, o.stores, "
                    "o.bytes, o.offsets, o.first_access, o.last_access "
                    "FROM objects o JOIN alloc_sites s ON s.id = o.site ORDER BY o.address",
-               "table|0|static|0x600000|64|0|-|-|1|0|1|4|1|3|3;"
-               "make_a:12|0|heap|0x10000000|32|0|5|1|1|1|0|8|1|0|0;"
-               "make_a:12|1|heap|0x10000040|32|0|-|1|3|2|1|20|2|1|5;"
-               "make_b:20|0|heap|0x10001000|100|0|-|1|1|1|1|8|1|4|4");
+               "prog:table|0|static|0x600000|64|0|-|-|1|0|1|4|1|3|3;"
+               "make_a@a.c:12|0|heap|0x10000000|32|0|5|1|1|1|0|8|1|0|0;"
+               "make_a@a.c:12|1|heap|0x10000040|32|0|-|1|3|2|1|20|2|1|5;"
+               "make_b@b.c:20|0|heap|0x10001000|100|0|-|1|1|1|1|8|1|4|4");
     check_rows(db, "SELECT s.name, f.offset, f.span, f.loads, f.stores FROM object_offsets f "
                    "JOIN alloc_sites s ON s.id = f.site ORDER BY s.serial, f.offset",
-               "table|16|1|0|1;make_a:12|0|1|0|1;make_a:12|8|1|3|0;make_b:20|96|1|1|1");
+               "prog:table|16|1|0|1;make_a@a.c:12|0|1|0|1;make_a@a.c:12|8|1|3|0;make_b@b.c:20|96|1|1|1");
     pdb_close(db);
 }
 
@@ -147,14 +147,16 @@ static void test_instructions_threads_totals(void **state)
                    "g.first_access, g.last_access FROM instr_groups g "
                    "JOIN instructions i ON i.id = g.instruction "
                    "JOIN alloc_sites s ON s.id = g.site ORDER BY i.address, s.serial",
-               "0x401000|walk|w.c|10|load|8|make_a:12|3|24|2|1|0|5;"
-               "0x401004|walk|w.c|11|store|4|table|1|4|1|1|3|3;"
-               "0x401004|walk|w.c|11|store|4|make_a:12|1|4|1|1|1|1;"
+               "0x401000|walk|w.c|10|load|8|make_a@a.c:12|3|24|2|1|0|5;"
+               "0x401004|walk|w.c|11|store|4|prog:table|1|4|1|1|3|3;"
+               "0x401004|walk|w.c|11|store|4|make_a@a.c:12|1|4|1|1|1|1;"
                "0x401004|walk|w.c|11|store|4|unknown|1|4|-|-|6|6;"
-               "0x401100|bump|b.c|5|modify|8|make_b:20|1|8|1|1|4|4");
+               "0x401100|bump|b.c|5|modify|8|make_b@b.c:20|1|8|1|1|4|4");
     check_rows(db, "SELECT tid, parent, loads, stores, bytes, heap, static, stack, unknown, "
-                   "allocs, first_access, last_access FROM threads ORDER BY tid",
-               "1|-|3|3|32|4|1|0|0|3|0|4;2|1|1|1|12|1|0|0|1|0|5|6");
+                   "allocs, first_access, last_access, instructions FROM threads ORDER BY tid",
+               /* instructions: thread 1 ran walk twice and bump (2 + 2 + 1),
+                * thread 2 walk once */
+               "1|-|3|3|32|4|1|0|0|3|0|4|5;2|1|1|1|12|1|0|0|1|0|5|6|2");
     char want[600];
     snprintf(want, sizeof want, "%s|prog --fast|4242|1700000000000000|7|4|4", trace);
     check_rows(db, "SELECT trace, command, pid, started, instructions, loads, stores "
@@ -171,9 +173,9 @@ static void test_samples(void **state)
     check_rows(db, "SELECT s.name, a.time, printf('0x%x', i.address), a.object, a.offset, "
                    "a.kind, a.tid FROM access_samples a JOIN alloc_sites s ON s.id = a.site "
                    "JOIN instructions i ON i.id = a.instruction ORDER BY a.time",
-               "make_a:12|0|0x401000|0|8|load|1;make_a:12|1|0x401004|1|0|store|1;"
-               "make_a:12|2|0x401000|1|8|load|1;table|3|0x401004|0|16|store|1;"
-               "make_b:20|4|0x401100|0|96|modify|1;make_a:12|5|0x401000|1|8|load|2;"
+               "make_a@a.c:12|0|0x401000|0|8|load|1;make_a@a.c:12|1|0x401004|1|0|store|1;"
+               "make_a@a.c:12|2|0x401000|1|8|load|1;prog:table|3|0x401004|0|16|store|1;"
+               "make_b@b.c:20|4|0x401100|0|96|modify|1;make_a@a.c:12|5|0x401000|1|8|load|2;"
                "unknown|6|0x401004|0|629145|store|2");
     pdb_close(db);
 }

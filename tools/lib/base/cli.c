@@ -154,6 +154,7 @@ int cli_next(mr_reader *r, mr_event *ev)
 int cli_trace_complete(void) { return !trace_truncated; }
 
 void cli_set_quiet(int q) { quiet = q; }
+int cli_quiet(void) { return quiet; }
 void cli_set_strict(int s) { strict = s; }
 
 void cli_progress(mr_reader *r)

@@ -65,6 +65,7 @@ int cli_trace_complete(void);
 
 /* Quiet: no progress (-q). Strict: truncation is an error (--strict). */
 void cli_set_quiet(int quiet);
+int cli_quiet(void);            /* 1 after -q: no summary lines either */
 void cli_set_strict(int strict);
 
 /* Progress on stderr while long work runs: only when stderr is a terminal

@@ -126,6 +126,7 @@ static const struct added_column {
     const char *table, *column, *declaration;
 } added_columns[] = {
     {"runs", "complete", "INTEGER CHECK (complete IN (0, 1))"},    /* version 2 */
+    {"threads", "instructions", "INTEGER"},     /* per-thread counts (issue 14) */
 };
 
 /* 1 if table exists and lacks column, 0 if not, -1 on error. */

@@ -1,5 +1,6 @@
 /* info_report.c: printing a trace summary, see info_report.h. */
 #include "info/info_report.h"
+#include <inttypes.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -135,6 +136,17 @@ void info_print_text(dump_out *o, const info_summary *s, const info_source *src)
     text_u64(o, "reallocs", c->reallocs);
     text_u64(o, "bytes allocated", s->alloc_bytes);
     text_u64(o, "threads", c->threads);
+    for (size_t i = 0; i < s->nper_thread; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "  thread %" PRIu32, s->per_thread[i].tid);
+        label(o, name);
+        out_u64(o, s->per_thread[i].instructions);
+        if (c->instructions)
+            out_fmt(o, " instructions (%.1f%%)\n",
+                    100.0 * (double)s->per_thread[i].instructions / (double)c->instructions);
+        else
+            out_str(o, " instructions\n");
+    }
     text_u64(o, "block definitions", s->block_defs);
     text_u64(o, "memory instructions", s->memory_instructions);
     text_u64(o, "marks", s->marks);
@@ -280,6 +292,16 @@ void info_print_json(dump_out *o, const info_summary *s, const info_source *src)
     json_u64(o, &first, "reallocs", c->reallocs);
     json_u64(o, &first, "alloc_bytes", s->alloc_bytes);
     json_u64(o, &first, "threads", c->threads);
+    json_key(o, &first, "thread_instructions");   /* [{"tid":1,"instructions":N}] */
+    out_char(o, '[');
+    for (size_t i = 0; i < s->nper_thread; i++) {
+        int f = 1;
+        out_str(o, i ? ",{" : "{");
+        json_u64(o, &f, "tid", s->per_thread[i].tid);
+        json_u64(o, &f, "instructions", s->per_thread[i].instructions);
+        out_char(o, '}');
+    }
+    out_char(o, ']');
     json_u64(o, &first, "block_defs", s->block_defs);
     json_u64(o, &first, "memory_instructions", s->memory_instructions);
     json_u64(o, &first, "symbols", s->symbols);

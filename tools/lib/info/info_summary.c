@@ -172,6 +172,28 @@ static void add_heap(info_summary *s, const mr_heap *h)
     }
 }
 
+/* The per-thread record of tid, inserted in tid order if new; NULL when
+ * out of memory. Threads are few and runs of one thread long: the caller
+ * looks up only when the thread changes. */
+static info_thread *thread_record(info_summary *s, uint32_t tid)
+{
+    size_t i = 0;
+    while (i < s->nper_thread && s->per_thread[i].tid < tid)
+        i++;
+    if (i < s->nper_thread && s->per_thread[i].tid == tid) {
+        s->cur_thread = i;
+        return &s->per_thread[i];
+    }
+    if (ARRAY_FIT(s->per_thread, s->capper_thread, s->nper_thread + 1) < 0)
+        return NULL;
+    memmove(&s->per_thread[i + 1], &s->per_thread[i],
+            (s->nper_thread - i) * sizeof *s->per_thread);
+    s->per_thread[i] = (info_thread){ tid, 0 };
+    s->nper_thread++;
+    s->cur_thread = i;
+    return &s->per_thread[i];
+}
+
 /* Counts a thread id once. Like the writer's totals, the threads are
  * those named by thread events and those that execute code (thread 0
  * when code runs before any switch). */
@@ -196,7 +218,13 @@ void info_summary_add(info_summary *s, const mr_event *ev)
             add_thread(s, ev->tid);
             s->have_exec_tid = 1;
             s->exec_tid = ev->tid;
+            if (!thread_record(s, ev->tid)) {
+                s->out_of_memory = 1;
+                s->have_exec_tid = 0;
+                break;
+            }
         }
+        s->per_thread[s->cur_thread].instructions += ev->u.exec.ninstrs;
         break;
     case MR_EV_CALL: s->call_events++; break;
     case MR_EV_RETURN: s->return_events++; break;
@@ -243,4 +271,7 @@ void info_summary_free(info_summary *s)
     s->by_id_cap = 0;
     u64map_free(&s->threads);
     u64map_free(&s->mem_instrs);
+    free(s->per_thread);
+    s->per_thread = NULL;
+    s->nper_thread = s->capper_thread = 0;
 }

@@ -20,6 +20,12 @@ typedef struct info_def_counts {
     struct exit_counts *counts;
 } info_def_counts;
 
+/* Instructions one thread executed. */
+typedef struct info_thread {
+    uint32_t tid;
+    uint64_t instructions;
+} info_thread;
+
 /* The counts of a trace. Loads, stores and modifies are kept apart here
  * as in mr_totals (a modify is in neither loads nor stores); the reports
  * add modifies to both, as Valgrind's IR does. */
@@ -45,6 +51,9 @@ typedef struct info_summary {
     info_def_counts *by_id;     /* the same, indexed by block id: a cache */
     size_t by_id_cap;
     u64map threads;           /* set of thread ids */
+    info_thread *per_thread;    /* threads that ran code, by tid */
+    size_t nper_thread, capper_thread;
+    size_t cur_thread;          /* per_thread index of exec_tid */
     u64map mem_instrs;        /* set of instruction addresses */
     int have_exec_tid;          /* exec_tid is set */
     uint32_t exec_tid;          /* thread of the last block execution */

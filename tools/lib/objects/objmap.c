@@ -2,6 +2,7 @@
  * objmap.h for the rules. */
 #include "objects/objmap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -66,6 +67,10 @@ struct objmap {
 
     obj_group **groups;
     uint32_t ngroups, capgroups;
+    obj_module *modules;    /* by module id (name NULL if unseen): static
+                             * groups are named module:symbol, code with no
+                             * symbol module+0xOFFSET */
+    size_t capmodules;
     site_slot *sites;       /* hash of heap groups by frames */
     size_t nsites, capsites;
     obj_group **by_stack;   /* stack id -> its group (cache) */
@@ -112,6 +117,7 @@ static obj_group *new_group(objmap *m, obj_kind kind)
         return NULL;
     g->id = m->ngroups;
     g->kind = kind;
+    g->map = m;
     m->groups[m->ngroups++] = g;
     return g;
 }
@@ -811,12 +817,59 @@ static int on_heap(objmap *m, const mr_event *ev)
     }
 }
 
+/* Remembers a module: its file's name (the part after the last '/') and
+ * where its code is. */
+static int on_module(objmap *m, const mr_module *mod)
+{
+    if (ARRAY_FIT(m->modules, m->capmodules, (size_t)mod->id + 1) < 0)
+        return -1;
+    const char *path = mod->path ? mod->path : "?";
+    const char *slash = strrchr(path, '/');
+    obj_module *om = &m->modules[mod->id];
+    free(om->name);
+    *om = (obj_module){ strdup(slash ? slash + 1 : path), mod->text_addr,
+                        mod->text_size, mod->bias };
+    return om->name ? 0 : -1;
+}
+
+const char *objmap_module_at(const objmap *m, uint64_t addr, uint64_t *offset)
+{
+    for (size_t i = 0; i < m->capmodules; i++) {
+        const obj_module *om = &m->modules[i];
+        if (om->name && addr >= om->text_addr && addr - om->text_addr < om->text_size) {
+            *offset = addr - (uint64_t)om->bias;    /* the address in the file */
+            return om->name;
+        }
+    }
+    return NULL;
+}
+
+/* "module:symbol": a data symbol named like a kind (`stack`) or like one
+ * of another module never takes their name. The recorder's own names of
+ * unnamed stretches (`file:section`) already start with the module. */
+static char *static_name(const objmap *m, const mr_dataobj *d)
+{
+    const char *sym = d->name ? d->name : "?";
+    const char *mod = d->module < m->capmodules ? m->modules[d->module].name : NULL;
+    size_t k = mod ? strlen(mod) : 0;
+    if (!mod || (strncmp(sym, mod, k) == 0 && sym[k] == ':'))
+        return strdup(sym);
+    char *name = malloc(k + strlen(sym) + 2);
+    if (name)
+        sprintf(name, "%s:%s", mod, sym);
+    return name;
+}
+
 static int on_dataobj(objmap *m, const mr_dataobj *d)
 {
     obj_object *same = map_find(m, d->addr);
     if (same && same->addr == d->addr && same->size == d->size)
         return 0;           /* an alias (two symbols, one object) */
-    obj_group *g = named_group(m, OBJ_STATIC, d->name);
+    char *name = static_name(m, d);
+    obj_group *g = name ? named_group(m, OBJ_STATIC, name) : NULL;
+    if (g)
+        g->symbol = (uint32_t)(strlen(name) - strlen(d->name ? d->name : "?"));
+    free(name);
     if (!g)
         return -1;
     g->addr = d->addr;
@@ -990,6 +1043,8 @@ int objmap_event(objmap *m, const mr_event *ev)
         return on_heap(m, ev);
     case MR_EV_DATAOBJ:
         return on_dataobj(m, ev->u.dataobj);
+    case MR_EV_MODULE:
+        return on_module(m, ev->u.module);
     default:
         return 0;
     }
@@ -1040,6 +1095,9 @@ void objmap_free(objmap *m)
         free(m->groups[i]);
     }
     free(m->groups);
+    for (size_t i = 0; i < m->capmodules; i++)
+        free(m->modules[i].name);
+    free(m->modules);
     free(m->sites);
     free(m->by_stack);
     for (uint32_t i = 0; i < m->nwins; i++)

@@ -21,12 +21,16 @@
  * __GI_ forms, and anything in Valgrind's vg_replace_malloc.c. This needs
  * the trace's symbols (objmap_options.reader); without a reader frame 0 is
  * taken as the call site. Each static data object of the trace is a group
- * of its own with one object, serial 0, named as the recorder names it
- * (recorder/encoder_elf.c): a data symbol of a module (from its symbol
+ * of its own with one object, serial 0, named `module:name` (module: the
+ * file name of its module, so that libpython's data symbol `stack` is
+ * `libpython3.11.so.1.0:stack`, never the `stack` group, and memrec's own
+ * preload data reads `vgpreload_memrec-amd64-linux.so:info`), name as the
+ * recorder names it (recorder/encoder_elf.c): a data symbol of a module (from its symbol
  * table or from its separate debug file in /usr/lib/debug/.build-id), or
  * a stretch of a module's data sections that no symbol covers, named
  * `file:section` (file: the module's file name), or `file:section+0xOFF`
- * when it starts OFF bytes into the section, or `file:(ELF headers)`.
+ * when it starts OFF bytes into the section, or `file:(ELF headers)`
+ * (these already start with the module and are kept as they are).
  * realloc keeps the object (and its serial): only its address and size
  * change.
  *
@@ -107,6 +111,15 @@ typedef enum obj_kind {
 
 #define OBJ_MAX_DEPTH 16    /* most frames a group can be defined by */
 
+struct objmap;
+
+/* A module of the trace, as objmap keeps it for names. */
+typedef struct obj_module {
+    char *name;             /* its file's name; NULL: no such module seen */
+    uint64_t text_addr, text_size;
+    int64_t bias;           /* runtime address - address in the file */
+} obj_module;
+
 /* A group: an allocation site, a static object, the stacks, or unknown. */
 typedef struct obj_group {
     uint32_t id;            /* dense, from 0, in order of creation */
@@ -116,10 +129,14 @@ typedef struct obj_group {
     char *name;             /* static: the object's name; stack/unknown:
                              * that word; heap: NULL (the caller names it
                              * by ips[0]) */
+    uint32_t symbol;        /* static: where the object's own name (the
+                             * recorder's) starts in name, after "module:" */
     uint64_t addr;          /* static: the object's address */
     uint64_t nobjects;      /* objects created so far (the next serial) */
     uint64_t max_size;      /* largest size any of its objects had */
     void *user;             /* the caller's, NULL until set */
+    const struct objmap *map;   /* its map: modules, to name code that has
+                                 * no symbol (groupname.c) */
 } obj_group;
 
 /* An object: a heap block, a static object, a thread's stack window, or
@@ -216,5 +233,10 @@ typedef struct objmap_stats {
 } objmap_stats;
 
 const objmap_stats *objmap_get_stats(const objmap *m);
+
+/* The name of the module whose code holds addr, and in *offset the address
+ * in its file (what addr2line and objdump take); NULL when no module of
+ * the trace so far holds it. */
+const char *objmap_module_at(const objmap *m, uint64_t addr, uint64_t *offset);
 
 #endif /* MEMREC_OBJMAP_H */

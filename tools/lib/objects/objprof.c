@@ -263,8 +263,17 @@ static int makes_object(uint8_t op)
 int objprof_event(objprof *p, const mr_event *ev)
 {
     access_exec x;
-    if (ev->kind == MR_EV_EXEC)
+    if (ev->kind == MR_EV_EXEC) {
         p->instructions = ev->time + ev->u.exec.ninstrs;
+        obj_tstats *t = thread(p, ev->tid);
+        if (!t)
+            return -1;
+        /* every execution, with accesses or not; a batch stands for
+         * repeat executions a period apart */
+        t->instructions += ev->u.exec.repeat > 1
+                               ? ev->u.exec.repeat * ev->u.exec.period
+                               : ev->u.exec.ninstrs;
+    }
     if (ev->kind == MR_EV_END && ev->u.end->totals.instructions)
         p->instructions = ev->u.end->totals.instructions;
     int rc = objrel_event(p->rel, ev, &x);

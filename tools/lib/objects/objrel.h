@@ -38,6 +38,11 @@ int objrel_event(objrel *r, const mr_event *ev, access_exec *x);
 static inline obj_object *objrel_find(objrel *r, const access_exec *x,
                                       uint32_t i, uint64_t addr);
 
+/* The object holding addr, accessed by instruction insn of thread tid
+ * (for accesses kept past their event, as a loop body gathered). */
+static inline obj_object *objrel_find_insn(objrel *r, uint32_t insn,
+                                           uint32_t tid, uint64_t addr);
+
 /* The caller's record of instruction insn (as access_stream_user). */
 static inline void *objrel_user(objrel *r, uint32_t insn);
 
@@ -67,6 +72,14 @@ static inline obj_object *objrel_find(objrel *r, const access_exec *x,
     struct objrel_head *h = (struct objrel_head *)r;
     objrel_insn *in = access_user(x, i);
     return objmap_find(h->map, &in->cache, x->ev->tid, addr);
+}
+
+static inline obj_object *objrel_find_insn(objrel *r, uint32_t insn,
+                                           uint32_t tid, uint64_t addr)
+{
+    struct objrel_head *h = (struct objrel_head *)r;
+    objrel_insn *in = access_stream_user(h->stream, insn);
+    return objmap_find(h->map, &in->cache, tid, addr);
 }
 
 static inline void *objrel_access_user(const access_exec *x, uint32_t i)

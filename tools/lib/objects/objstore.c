@@ -175,7 +175,7 @@ void objstore_object(void *ctx, const obj_object *o, const obj_stats *st)
     sqlite3_bind_int64(q, 3, (int64_t)o->serial);
     sqlite3_bind_text(q, 4, heap ? "heap" : "static", -1, SQLITE_STATIC);
     if (!heap && o->group->name)
-        sqlite3_bind_text(q, 5, o->group->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 5, o->group->name + o->group->symbol, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 6, (int64_t)o->addr);
     sqlite3_bind_int64(q, 7, (int64_t)o->size);
     sqlite3_bind_int64(q, 8, (int64_t)o->alloc_time);
@@ -306,12 +306,12 @@ static int write_threads(objstore *s, objprof *p)
     sqlite3_stmt *st = pdb_prepare(
         s->db, "INSERT INTO threads (run, tid, parent, loads, stores, bytes, "
                "heap, static, stack, unknown, allocs, first_access, "
-               "last_access) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+               "last_access, instructions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st)
         return -1;
     for (uint32_t tid = 0; tid <= objprof_max_tid(p); tid++) {
         const obj_tstats *t = objprof_thread(p, tid);
-        if (!t || !(t->seen || t->parent || t->allocs))
+        if (!t || !(t->seen || t->parent || t->allocs || t->instructions))
             continue;
         sqlite3_bind_int64(st, 1, s->run);
         sqlite3_bind_int64(st, 2, tid);
@@ -327,6 +327,7 @@ static int write_threads(objstore *s, objprof *p)
             sqlite3_bind_int64(st, 12, (int64_t)t->first);
             sqlite3_bind_int64(st, 13, (int64_t)t->last);
         }
+        sqlite3_bind_int64(st, 14, (int64_t)t->instructions);
         if (pdb_exec(s->db, st) < 0)
             return -1;
     }

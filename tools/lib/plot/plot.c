@@ -2,6 +2,7 @@
 #include "plot/plot.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -17,10 +18,14 @@ extern char **environ;
 
 /* The distinct labels of a query's rows, in order of first appearance. */
 typedef struct labels {
-    char **v;
-    size_t n, cap;
-    char joined[8192];          /* space-separated, for the script */
+    char **v;                   /* the full labels (told apart by these) */
+    uint64_t *rows;             /* rows of each */
+    size_t n, cap, caprows;
+    char joined[16384];         /* shortened, space-separated, for the script */
 } labels;
+
+/* Labels in the legend at most: the ten colours of common.gp. */
+#define PLOT_KEY_MAX 10
 
 /* What the script's header says (plot.h). */
 typedef struct gp_header {
@@ -71,30 +76,74 @@ void plot_gp_var(char *out, size_t n, const char *var, const char *s)
     snprintf(out + used, n - used, "'; ");
 }
 
-/* Labels as one gnuplot word each. */
+const char *plot_short_label(const char *s, char *out, size_t n)
+{
+    size_t len = strlen(s), head = (PLOT_LABEL_MAX - 3) / 2;
+    size_t tail = PLOT_LABEL_MAX - 3 - head;
+    if (len <= PLOT_LABEL_MAX || n <= PLOT_LABEL_MAX)
+        snprintf(out, n, "%s", s);
+    else    /* the head names it, the tail keeps its line number */
+        snprintf(out, n, "%.*s...%s", (int)head, s, s + len - tail);
+    return out;
+}
+
+/* Labels as one gnuplot word each, shortened. */
 static void word_of(char *dst, size_t n, const char *s)
 {
+    char w[PLOT_LABEL_MAX + 1];
+    plot_short_label(s, w, sizeof w);
     size_t i = 0;
-    for (; *s && i + 1 < n; s++)
-        dst[i++] = (*s == ' ' || *s == '\t' || *s == '\'' || *s == '"') ? '_' : *s;
+    for (const char *p = w; *p && i + 1 < n; p++)
+        dst[i++] = (*p == ' ' || *p == '\t' || *p == '\'' || *p == '"') ? '_' : *p;
     dst[i] = 0;
 }
 
 /* The label's index from 1, added if new; 0 when out of memory. */
 static size_t label_index(labels *l, const char *s)
 {
-    char w[256];
-    word_of(w, sizeof w, s);
     for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], w) == 0)
+        if (strcmp(l->v[i], s) == 0) {
+            l->rows[i]++;
             return i + 1;
-    if (ARRAY_FIT(l->v, l->cap, l->n + 1) < 0 || !(l->v[l->n] = strdup(w)))
+        }
+    if (ARRAY_FIT(l->v, l->cap, l->n + 1) < 0 ||
+        ARRAY_FIT(l->rows, l->caprows, l->n + 1) < 0 || !(l->v[l->n] = strdup(s)))
         return 0;
-    l->n++;
+    l->rows[l->n++] = 1;
+    /* every label gets its word, so word(labels, i) is always label i */
+    char w[PLOT_LABEL_MAX + 1];
+    word_of(w, sizeof w, s);
     size_t len = strlen(l->joined);
     if (len + strlen(w) + 2 < sizeof l->joined)
         snprintf(l->joined + len, sizeof l->joined - len, "%s%s", len ? " " : "", w);
+    else if (len + 3 < sizeof l->joined)
+        snprintf(l->joined + len, sizeof l->joined - len, " ?");
     return l->n;
+}
+
+/* "3 1 7": the indices of the labels with the most rows, most first, at
+ * most PLOT_KEY_MAX: the legend shows these, not a wall of sixty. */
+static void key_order(const labels *l, char *out, size_t n)
+{
+    size_t picked[PLOT_KEY_MAX], np = 0, used = 0;
+    out[0] = 0;
+    while (np < PLOT_KEY_MAX) {
+        size_t best = 0;
+        for (size_t i = 1; i <= l->n; i++) {
+            int taken = 0;
+            for (size_t k = 0; k < np; k++)
+                taken |= picked[k] == i;
+            if (!taken && (!best || l->rows[i - 1] > l->rows[best - 1]))
+                best = i;
+        }
+        if (!best)
+            break;
+        picked[np++] = best;
+        int k = snprintf(out + used, n - used, "%s%zu", used ? " " : "", best);
+        if (k < 0 || (size_t)k >= n - used)
+            break;
+        used += (size_t)k;
+    }
 }
 
 static void labels_free(labels *l)
@@ -102,6 +151,7 @@ static void labels_free(labels *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i]);
     free(l->v);
+    free(l->rows);
 }
 
 /* "# key: value" lines at the top of the script. */
@@ -158,9 +208,11 @@ static int64_t write_data(pdb *db, const char *sql, const plot_request *rq,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         for (int c = 0; c < nc; c++) {
             const char *v = (const char *)sqlite3_column_text(st, c);
-            fprintf(f, "%s%s", c ? "\t" : "", v ? v : "");
+            char cell[PLOT_LABEL_MAX + 1];
+            /* names as tic labels: shortened (the database keeps them) */
+            fprintf(f, "%s%s", c ? "\t" : "", plot_short_label(v ? v : "", cell, sizeof cell));
             if (c == sub_col && rows == 0)
-                snprintf(subval, subn, "%s", v ? v : "");
+                snprintf(subval, subn, "%s", cell);
         }
         if (label_col >= 0) {
             const char *v = (const char *)sqlite3_column_text(st, label_col);
@@ -268,6 +320,10 @@ static int draw(pdb *db, const plot_request *rq, const char *sql,
         labels_free(&lab);
         return -1;
     }
+    /* long command lines are cut, before the subtitle (which names what
+     * is drawn) is added */
+    if (strlen(title) > PLOT_TITLE_MAX)
+        snprintf(title + PLOT_TITLE_MAX - 3, sizeof title - PLOT_TITLE_MAX + 3, "...");
     if (sub[0]) {
         size_t tl = strlen(title);
         snprintf(title + tl, sizeof title - tl, " - %s %s", h.subtitle, sub);
@@ -276,7 +332,12 @@ static int draw(pdb *db, const plot_request *rq, const char *sql,
     plot_gp_var(vars, sizeof vars, "outfile", out);
     plot_gp_var(vars, sizeof vars, "termtype", strcmp(out + ol - 4, ".svg") ? "png" : "svg");
     plot_gp_var(vars, sizeof vars, "plotdir", plotdir);
+    char keys[256], nlabels[24];
+    key_order(&lab, keys, sizeof keys);
+    snprintf(nlabels, sizeof nlabels, "%zu", lab.n);
     plot_gp_var(vars, sizeof vars, "labels", lab.joined);
+    plot_gp_var(vars, sizeof vars, "keyorder", keys);
+    plot_gp_var(vars, sizeof vars, "nlabels", nlabels);
     plot_gp_var(vars, sizeof vars, "plottitle", title);
     labels_free(&lab);
     int rc = run_gnuplot(vars, script, err, errlen);

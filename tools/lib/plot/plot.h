@@ -12,6 +12,14 @@
  * query's rows go to a tab-separated file with a header line; a column
  * named "label" also gets a "color" column (the label's index), and the
  * distinct labels are handed to the script (see plots/common.gp).
+ *
+ * Real programs have names of hundreds of characters (C++ templates) and
+ * dozens of labels: every text cell and label is shortened to
+ * PLOT_LABEL_MAX characters (the start and the end, where the line
+ * number is; the full names stay in the database), the title to
+ * PLOT_TITLE_MAX, and the script gets `keyorder`, the indices of the
+ * labels with the most rows (ten at most), to draw the legend from, and
+ * `nlabels`, how many there are.
  */
 #ifndef MEMREC_PLOT_H
 #define MEMREC_PLOT_H
@@ -43,6 +51,13 @@ int plot_check(const plot_request *rq, char *err, size_t errlen);
 
 /* Draws it from db. 0, or -1 with a one-line message in err. */
 int plot_draw(pdb *db, const plot_request *rq, char *err, size_t errlen);
+
+#define PLOT_LABEL_MAX 40
+#define PLOT_TITLE_MAX 100
+
+/* s into out, cut to PLOT_LABEL_MAX characters as "head...tail" when
+ * longer (out needs PLOT_LABEL_MAX + 1 bytes). Returns out. */
+const char *plot_short_label(const char *s, char *out, size_t n);
 
 /* Appends "var='s'; " to out (a gnuplot string; quotes doubled). */
 void plot_gp_var(char *out, size_t n, const char *var, const char *s);

@@ -1,10 +1,13 @@
 /* insns.c: dense numbers for static memory instructions. */
 #include "stream/insns.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/array.h"
+#include "base/symbolize.h"
 
 /* The instructions in order of first sight, a hash over them (each slot
  * holds an instruction's number + 1, 0 = empty) and each block's numbers. */
@@ -118,4 +121,15 @@ const block_insns *insn_table_block_slow(insn_table *t, const mr_block_def *def)
     t->stamp_now++;
     free(t->h.blocks[def->id]);
     return t->h.blocks[def->id] = b;
+}
+
+const char *insn_table_text(const insn_table *t, const mr_reader *r,
+                            uint32_t insn, char *buf, size_t n)
+{
+    const insn_info *in = insn_table_get(t, insn);
+    char where[SYM_BUF];
+    snprintf(buf, n, "%s@0x%" PRIx64 "(%s %" PRIu32 ")",
+             sym_where(r, in->addr, where, sizeof where), in->addr,
+             mr_access_kind_name(in->kind), in->size);
+    return buf;
 }

@@ -49,6 +49,11 @@ const block_insns *insn_table_block_slow(insn_table *t, const mr_block_def *def)
 uint32_t insn_table_count(const insn_table *t);
 const insn_info *insn_table_get(const insn_table *t, uint32_t insn);
 
+/* Instruction insn as reports write it, "function:line@0xADDR(kind size)",
+ * into buf (r gives the symbols). Returns buf. */
+const char *insn_table_text(const insn_table *t, const mr_reader *r,
+                            uint32_t insn, char *buf, size_t n);
+
 /* ---- inline part ---------------------------------------------------------- */
 struct insn_table_head {
     block_insns **blocks;   /* block id -> the numbers of its accesses */

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Recording real programs (issue 13): programs from Debian packages, each
+# about 0.1-0.5 s natively, run natively, under valgrind --tool=none, memrec,
+# DHAT and Cachegrind without cache simulation, side by side: the tools take
+# turns within each round, so a busy machine slows them alike. Per program:
+# median wall seconds, median total CPU seconds (user + system of the
+# process and every child it reaped: memrec's encoder included), the ratios to
+# --tool=none, the trace's size and bytes per access. Targets, each PASS or
+# FAIL (the script fails only when a run fails):
+#   memrec/none wall: median over the programs <= 2.5, none above 4
+#   memrec faster than DHAT (wall) on every program
+# RUNS rounds (default 3) after one warm-up; PROGS="gzip xz" picks programs.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${MEMREC_BUILD:-$ROOT/build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD;; esac
+RUNS=${RUNS:-3}
+export VALGRIND_LIB=$BUILD/valgrind
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-realprog.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+die() { echo "realprog bench: $*" >&2; exit 1; }
+[ -x "$VALGRIND_LIB/memrec-amd64-linux" ] || die "$VALGRIND_LIB/memrec-amd64-linux is missing (make all first)"
+[ -x "$BUILD/bin/trace-info" ] || die "$BUILD/bin/trace-info is missing (make all first)"
+for c in gzip bzip2 xz sqlite3 /usr/bin/python3 perl jq; do
+  command -v "$c" >/dev/null || die "$c is missing (make deps)"
+done
+
+# ---- inputs: the same bytes on every Debian machine with the build deps --
+# Text: the first 4 MB of the C headers in /usr/include (libc6-dev), sorted.
+find /usr/include -type f -name '*.h' | LC_ALL=C sort | xargs cat 2>/dev/null |
+  head -c 4000000 > "$TMP/text4m"
+head -c 1500000 "$TMP/text4m" > "$TMP/text1m"
+[ "$(stat -c %s "$TMP/text4m")" -eq 4000000 ] || die "/usr/include holds less than 4 MB of headers"
+cat > "$TMP/rows.sql" <<'EOF'
+CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, s TEXT);
+WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
+INSERT INTO t SELECT i, (i * 7919) % 100003, printf('row%08d', (i * 31) % 99991) FROM c;
+CREATE INDEX tk ON t(k);
+SELECT count(*), sum(k), max(s) FROM t WHERE k % 3 = 0;
+SELECT s FROM t ORDER BY s LIMIT 1;
+EOF
+cat > "$TMP/words.py" <<'EOF'
+# A dictionary of 50 K strings counted, then sorted: allocation-heavy.
+words = {}
+for i in range(400000):
+    w = "w%d" % ((i * 2654435761) % 50021)
+    words[w] = words.get(w, 0) + 1
+top = sorted(words.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+print(len(words), top)
+EOF
+cat > "$TMP/words.pl" <<'EOF'
+# Every word of the text counted in a hash.
+my %c;
+while (<>) { $c{$1}++ while /(\w+)/g; }
+printf "%d words\n", scalar keys %c;
+EOF
+
+# name|command line (no shell: words split on blanks)
+PROGRAMS="gzip|gzip -9 -c $TMP/text4m
+bzip2|bzip2 -9 -c $TMP/text4m
+xz|xz -T2 --block-size=524288 -c $TMP/text1m
+sqlite3|sqlite3 -batch -init $TMP/rows.sql :memory: .quit
+python3|/usr/bin/python3 $TMP/words.py
+perl|perl $TMP/words.pl $TMP/text4m"
+SELECTED=${PROGS:-gzip bzip2 xz sqlite3 python3 perl}
+
+# Python and Perl randomise their hashes per run: fixed seeds make every
+# run, and so the traces' sizes, the same.
+export PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
+TOOLS="native none memrec dhat cachegrind"
+# prefix TOOL NAME: the words put before the program's command line.
+prefix() {
+  case $1 in
+    native) ;;
+    none) echo "valgrind --tool=none -q" ;;
+    memrec) echo "valgrind --tool=memrec -q --memrec-out-file=$TMP/$2.trace" ;;
+    dhat) echo "valgrind --tool=dhat -q --dhat-out-file=/dev/null" ;;
+    cachegrind) echo "valgrind --tool=cachegrind -q --cache-sim=no --cachegrind-out-file=/dev/null" ;;
+  esac
+}
+
+# run TOOL NAME CMD: one run, appends "wall cpu" to $TMP/NAME.TOOL.
+run() {
+  local tool=$1 name=$2 cmd=$3 t
+  # shellcheck disable=SC2046  # the prefix and the command are word lists
+  t=$( { TIMEFORMAT='%3R %3U %3S'; time $(prefix "$tool" "$name") $cmd </dev/null >/dev/null 2>"$TMP/err"; } 2>&1 ) ||
+    { cat "$TMP/err" >&2; die "$name under $tool failed"; }
+  echo "$t" | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' >> "$TMP/$name.$tool"
+}
+# median FILE COLUMN
+median() {
+  cut -d' ' -f"$2" "$1" | sort -g | awk '{ v[NR] = $1 } END {
+    if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
+verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
+
+echo "real-program benchmark: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each (medians)"
+for round in $(seq 0 "$RUNS"); do
+  while IFS='|' read -r name cmd; do
+    case " $SELECTED " in *" $name "*) ;; *) continue;; esac
+    for tool in $TOOLS; do
+      run "$tool" "$name" "$cmd"
+    done
+    # The first round warms the caches up and is not counted.
+    [ "$round" -eq 0 ] && for tool in $TOOLS; do rm -f "$TMP/$name.$tool"; done
+  done <<< "$PROGRAMS"
+done
+
+printf '%-8s %7s %7s %7s %7s %7s | %6s %6s %6s | %8s %6s %9s\n' program native none memrec dhat cg \
+  "mr/none" "dh/none" "cg/none" "trace MB" "B/acc" "mr CPU/none"
+ratios=""
+fail=0
+for name in $SELECTED; do
+  [ -s "$TMP/$name.none" ] || continue
+  declare -A wall cpu
+  for tool in $TOOLS; do
+    wall[$tool]=$(median "$TMP/$name.$tool" 1)
+    cpu[$tool]=$(median "$TMP/$name.$tool" 2)
+  done
+  json=$("$BUILD/bin/trace-info" --json "$TMP/$name.trace") || die "$name: trace-info failed"
+  bpa=$(jq -r .bytes_per_access <<< "$json")
+  mb=$(awk "BEGIN { printf \"%.1f\", $(stat -c %s "$TMP/$name.trace") / 1e6 }")
+  r=$(ratio "${wall[memrec]}" "${wall[none]}")
+  ratios="$ratios $r"
+  printf '%-8s %7.3f %7.2f %7.2f %7.2f %7.2f | %6s %6s %6s | %8s %6s %9s\n' "$name" \
+    "${wall[native]}" "${wall[none]}" "${wall[memrec]}" "${wall[dhat]}" "${wall[cachegrind]}" \
+    "$r" "$(ratio "${wall[dhat]}" "${wall[none]}")" "$(ratio "${wall[cachegrind]}" "${wall[none]}")" \
+    "$mb" "$bpa" "$(ratio "${cpu[memrec]}" "${cpu[none]}")"
+  echo "         CPU s: native ${cpu[native]}  none ${cpu[none]}  memrec ${cpu[memrec]} (encoder included)  dhat ${cpu[dhat]}  cachegrind ${cpu[cachegrind]}"
+  echo "TARGET $name memrec faster than DHAT: ${wall[memrec]}s vs ${wall[dhat]}s $(verdict "${wall[memrec]} < ${wall[dhat]}")"
+  echo "TARGET $name memrec/none <= 4: $r $(verdict "$r <= 4")"
+done
+med=$(printf '%s\n' $ratios | sort -g | awk '{ v[NR] = $1 } END {
+  if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+echo "TARGET median memrec/none over the programs <= 2.5: $med $(verdict "$med <= 2.5")"
+exit $fail

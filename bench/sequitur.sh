@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sequitur (tools/lib/algo/sequitur.h) against issue 11's targets, one core,
+# medians of BENCH_RUNS runs inside bench_sequitur:
+#   1. speed >= 10 M symbols/s on the stencil's block stream (the start
+#      address of every block execution of build/samples/stencil, recorded
+#      under memrec) and on a stream with little repetition (uniform over
+#      2^20 values);
+#   2. memory <= 32 bytes per grammar symbol, the digram table aside.
+# Prints the measurements and one PASS/FAIL line per target; exits 0 when a
+# target fails (it reports), non-zero when something breaks.
+#   BENCH_RUNS              runs per measurement (default 3)
+#   BENCH_SEQ_STENCIL_ARGS  stencil's arguments (default "30 8": ~2 M blocks)
+#   BENCH_SEQ_RANDOM        symbols of the random stream (default 2000000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${MEMREC_BUILD:-build}
+case $build in /*) ;; *) build=$PWD/$build;; esac
+runs=${BENCH_RUNS:-3}
+stencil_args=${BENCH_SEQ_STENCIL_ARGS:-30 8}
+nrandom=${BENCH_SEQ_RANDOM:-2000000}
+export VALGRIND_LIB=$build/valgrind
+die() { echo "sequitur.sh: $*" >&2; exit 1; }
+for f in "$build/bench/bench_sequitur" "$build/bin/trace-dump" "$build/samples/stencil"; do
+  [ -x "$f" ] || die "$f: not built (make BUILD=$build all bench)"
+done
+command -v valgrind >/dev/null || die "valgrind: command not found (make deps)"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sequitur-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+valgrind --tool=memrec -q --memrec-out-file="$tmp/stencil.trace" "$build/samples/stencil" $stencil_args >/dev/null
+"$build/bin/trace-dump" -q "$tmp/stencil.trace" | awk '$3 == "exec" { print $4 }' >"$tmp/blocks"
+
+echo "Sequitur builder, one core (median of $runs):"
+sten=$("$build/bench/bench_sequitur" --runs="$runs" "stencil blocks ($stencil_args)" "$tmp/blocks")
+rand=$("$build/bench/bench_sequitur" --runs="$runs" "little repetition" --random="$nrandom")
+echo "  $sten"
+echo "  $rand"
+rate() { sed -E 's/.* ([0-9.]+) M symbols\/s.*/\1/' <<<"$1"; }
+bytes() { sed -E 's/.*  ([0-9.]+) B\/grammar symbol.*/\1/' <<<"$1"; }
+verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN {
+  ok = (dir == "min") ? v >= t : v <= t; print ok ? "PASS" : "FAIL" }'; }
+echo
+for line in "$sten" "$rand"; do
+  name=$(sed -E 's/ +[0-9]+ symbols.*//' <<<"$line")
+  printf '%s Sequitur on %s: %s M symbols/s (target >= 10; the original C++: ~2.4 M/s)\n' \
+    "$(verdict "$(rate "$line")" 10 min)" "$name" "$(rate "$line")"
+  printf '%s Sequitur memory on %s: %s bytes per grammar symbol without the digram table (target <= 32)\n' \
+    "$(verdict "$(bytes "$line")" 32 max)" "$name" "$(bytes "$line")"
+done

@@ -1,0 +1,570 @@
+/*
+ * sequitur.c: the online Sequitur builder (see sequitur.h).
+ *
+ * The grammar is a set of circular doubly linked lists, one per rule, each
+ * with a guard node; nodes live in one pool and are named by 32-bit index,
+ * so appending a symbol allocates nothing once the pool has grown. The
+ * digram table maps a pair of adjacent symbol values to the node that
+ * starts its one occurrence; it is open addressing with linear probing and
+ * deletion by backward shift (no tombstones), doubled when half full, so
+ * probes stay short however long the input runs.
+ *
+ * The steps (check, substitute, expand, join) follow the original C++
+ * implementation one for one, including its bookkeeping for runs of equal
+ * symbols in join(), so that the grammars are the same.
+ */
+#include "algo/sequitur.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo/sq_internal.h"
+#include "base/array.h"
+
+/* Node 0 is never used: index 0 means "no node", as a null link does in
+ * the original (a fresh node is linked to nothing). */
+#define NIL 0u
+
+/* Node value tags (low two bits): terminals are value<<1 (low bit 0); a
+ * rule reference is rule<<2|1; a rule's guard is rule<<2|3; a freed node
+ * holds FREED_VAL, which equals no live symbol. */
+#define TAG_RULE 1u
+#define TAG_GUARD 3u
+#define FREED_VAL UINT64_MAX
+
+static inline uint64_t rule_val(uint32_t r) { return (uint64_t)r << 2 | TAG_RULE; }
+static inline int is_rule_ref(uint64_t v) { return (v & 3) == TAG_RULE; }
+static inline uint32_t ref_rule(uint64_t v) { return (uint32_t)(v >> 2); }
+
+static inline int is_guard(const sequitur *b, uint32_t n)
+{
+    return (b->nodes[n].val & 3) == TAG_GUARD;
+}
+
+static inline uint32_t next_of(const sequitur *b, uint32_t n) { return b->nodes[n].next; }
+static inline uint32_t prev_of(const sequitur *b, uint32_t n) { return b->nodes[n].prev; }
+static inline uint64_t val_of(const sequitur *b, uint32_t n) { return b->nodes[n].val; }
+
+/* ---- node pool and rule table --------------------------------------------- */
+
+/* A node from the free list or the end of the pool; NIL when out of memory
+ * (or past 2^32 nodes). Links start as NIL, like a fresh C++ symbol. */
+static uint32_t node_new(sequitur *b, uint64_t val)
+{
+    uint32_t n = b->node_free;
+    if (n != NIL) {
+        b->node_free = b->nodes[n].next;
+    } else {
+        if (b->node_top == UINT32_MAX || ARRAY_FIT(b->nodes, b->node_cap, b->node_top + 1) < 0)
+            return NIL;
+        n = b->node_top++;
+    }
+    b->nodes[n] = (sq_node){ .val = val, .next = NIL, .prev = NIL };
+    b->symbols++;
+    return n;
+}
+
+static void node_release(sequitur *b, uint32_t n)
+{
+    b->nodes[n].val = FREED_VAL;
+    b->nodes[n].next = b->node_free;
+    b->nodes[n].prev = NIL;
+    b->node_free = n;
+    b->symbols--;
+}
+
+/* A new empty rule: its guard points to itself. UINT32_MAX when out of
+ * memory. */
+static uint32_t rule_new(sequitur *b)
+{
+    uint32_t r = b->rule_free;
+    if (r != UINT32_MAX) {
+        b->rule_free = b->rules[r].guard;
+    } else {
+        if (ARRAY_FIT(b->rules, b->rule_cap, b->rule_top + 1) < 0)
+            return UINT32_MAX;
+        r = b->rule_top++;
+    }
+    uint32_t g = node_new(b, (uint64_t)r << 2 | TAG_GUARD);
+    if (g == NIL) {
+        b->rules[r].guard = b->rule_free;
+        b->rule_free = r;
+        return UINT32_MAX;
+    }
+    b->symbols--;               /* a guard is not a grammar symbol */
+    b->nodes[g].next = b->nodes[g].prev = g;
+    b->rules[r] = (sq_rule){ .guard = g, .uses = 0 };
+    b->live_rules++;
+    return r;
+}
+
+static void rule_release(sequitur *b, uint32_t r)
+{
+    b->symbols++;               /* node_release counts it down again */
+    node_release(b, b->rules[r].guard);
+    b->rules[r].guard = b->rule_free;
+    b->rules[r].uses = UINT32_MAX;      /* marks the slot free for sq_check */
+    b->rule_free = r;
+    b->live_rules--;
+}
+
+/* ---- the digram table ----------------------------------------------------- */
+
+static inline uint64_t digram_hash(uint64_t one, uint64_t two)
+{
+    /* Both halves multiplied, then folded: the slot index takes low bits,
+     * which must depend on every bit of both values (terminals all end
+     * in a 0 bit). */
+    uint64_t h = (one + (two << 32 | two >> 32)) * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= h >> 32;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
+    return h ^ (h >> 29);
+}
+
+/* The slot holding digram (one, two), or the empty slot where it would go. */
+static inline __attribute__((always_inline)) size_t table_find(const sequitur *b, uint64_t one, uint64_t two, uint32_t h)
+{
+    size_t i = h & b->table_mask;
+    for (;;) {
+        const sq_slot *s = &b->table[i];
+        if (s->node == NIL)
+            return i;
+        if (s->hash == h) {
+            const sq_node *m = &b->nodes[s->node];
+            if (m->val == one && b->nodes[m->next].val == two)
+                return i;
+        }
+        i = (i + 1) & b->table_mask;
+    }
+}
+
+/* Doubles the table; the stored hashes place every entry again. */
+static int table_grow(sequitur *b)
+{
+    size_t cap = (b->table_mask + 1) * 2;
+    sq_slot *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i <= b->table_mask; i++) {
+        sq_slot s = b->table[i];
+        if (s.node == NIL)
+            continue;
+        size_t j = s.hash & (cap - 1);
+        while (t[j].node != NIL)
+            j = (j + 1) & (cap - 1);
+        t[j] = s;
+    }
+    free(b->table);
+    b->table = t;
+    b->table_mask = cap - 1;
+    return 0;
+}
+
+/* Empties slot i and shifts later entries of its probe run back into the
+ * hole, so that lookups never need tombstones. */
+static void table_delete_slot(sequitur *b, size_t i)
+{
+    size_t mask = b->table_mask, j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (b->table[j].node == NIL)
+            break;
+        size_t home = b->table[j].hash & mask;
+        /* Entry j may move to i when its home is not in (i, j]. */
+        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            b->table[i] = b->table[j];
+            i = j;
+        }
+    }
+    b->table[i].node = NIL;
+    b->table_used--;
+}
+
+/* The node recorded for the digram starting at n, or NIL. */
+static uint32_t digram_lookup(const sequitur *b, uint32_t n)
+{
+    uint64_t one = val_of(b, n), two = val_of(b, next_of(b, n));
+    size_t i = table_find(b, one, two, (uint32_t)digram_hash(one, two));
+    return b->table[i].node;
+}
+
+/* Records n as the occurrence of the digram starting at n, replacing any
+ * other (the original's "*find_digram(n) = n"). */
+static void digram_set(sequitur *b, uint32_t n)
+{
+    if (b->failed)
+        return;
+    if ((b->table_used + 1) * 2 > b->table_mask + 1 && table_grow(b) < 0) {
+        b->failed = 1;
+        return;
+    }
+    uint64_t one = val_of(b, n), two = val_of(b, next_of(b, n));
+    uint32_t h = (uint32_t)digram_hash(one, two);
+    size_t i = table_find(b, one, two, h);
+    if (b->table[i].node == NIL)
+        b->table_used++;
+    b->table[i] = (sq_slot){ .node = n, .hash = h };
+}
+
+/* The original's delete_digram(): forgets the digram starting at n if the
+ * table records it at n. */
+static inline __attribute__((always_inline)) void digram_forget(sequitur *b, uint32_t n)
+{
+    uint32_t nx = next_of(b, n);
+    if (is_guard(b, n) || is_guard(b, nx))
+        return;
+    uint64_t one = val_of(b, n), two = val_of(b, nx);
+    size_t i = table_find(b, one, two, (uint32_t)digram_hash(one, two));
+    if (b->table[i].node == n)
+        table_delete_slot(b, i);
+}
+
+/* ---- the grammar operations ----------------------------------------------- */
+
+/* Links left to right, first forgetting the digram left started. When a
+ * run of three equal symbols is broken, the table only knew one of its two
+ * overlapping digrams; the other is recorded again so that it is not lost
+ * (the original's comment: "e.g. abbbabcbb"). */
+static inline __attribute__((always_inline)) void join(sequitur *b, uint32_t left, uint32_t right)
+{
+    if (next_of(b, left) != NIL) {
+        digram_forget(b, left);
+        uint32_t rp = prev_of(b, right), rn = next_of(b, right);
+        if (rp != NIL && rn != NIL && val_of(b, right) == val_of(b, rp) &&
+            val_of(b, right) == val_of(b, rn))
+            digram_set(b, right);
+        uint32_t lp = prev_of(b, left), ln = next_of(b, left);
+        if (lp != NIL && ln != NIL && val_of(b, left) == val_of(b, ln) &&
+            val_of(b, left) == val_of(b, lp))
+            digram_set(b, lp);
+    }
+    b->nodes[left].next = right;
+    b->nodes[right].prev = left;
+}
+
+static void insert_after(sequitur *b, uint32_t at, uint32_t n)
+{
+    join(b, n, next_of(b, at));
+    join(b, at, n);
+}
+
+/* The original's ~symbols(): unlinks n, forgets its digram and its use of
+ * a rule. */
+static void delete_symbol(sequitur *b, uint32_t n)
+{
+    join(b, prev_of(b, n), next_of(b, n));
+    digram_forget(b, n);
+    if (is_rule_ref(val_of(b, n)))
+        b->rules[ref_rule(val_of(b, n))].uses--;
+    node_release(b, n);
+}
+
+/* A new node referring to rule r, counted as a use. */
+static uint32_t ref_new(sequitur *b, uint32_t r)
+{
+    uint32_t n = node_new(b, rule_val(r));
+    if (n != NIL)
+        b->rules[r].uses++;
+    return n;
+}
+
+/* A copy of node n's symbol (a terminal, or another use of its rule). */
+static uint32_t copy_new(sequitur *b, uint32_t n)
+{
+    uint64_t v = val_of(b, n);
+    return is_rule_ref(v) ? ref_new(b, ref_rule(v)) : node_new(b, v);
+}
+
+static int check(sequitur *b, uint32_t s);
+
+/* Replaces the digram starting at s by a reference to rule r. */
+static void substitute(sequitur *b, uint32_t s, uint32_t r)
+{
+    uint32_t q = prev_of(b, s);
+    delete_symbol(b, next_of(b, q));
+    delete_symbol(b, next_of(b, q));
+    uint32_t n = ref_new(b, r);
+    if (n == NIL) {
+        b->failed = 1;
+        return;
+    }
+    insert_after(b, q, n);
+    if (!check(b, q))
+        check(b, next_of(b, q));
+}
+
+/* The reference s is the last use of its rule: the rule's body takes its
+ * place and the rule goes. Every step is the original's, in its order
+ * (deleting the rule's guard, deleting s, the two joins), with s read as
+ * the value 0 once deleted, as the original's zeroed symbol reads. */
+static void expand(sequitur *b, uint32_t s)
+{
+    uint32_t left = prev_of(b, s), right = next_of(b, s);
+    uint32_t r = ref_rule(val_of(b, s)), g = b->rules[r].guard;
+    uint32_t f = next_of(b, g), l = prev_of(b, g);
+    digram_forget(b, s);
+    join(b, l, f);              /* the guard's destructor closes the body */
+    rule_release(b, r);
+    b->nodes[s].val = 0;        /* the original sets s = 0 before deleting */
+    join(b, left, right);
+    join(b, left, f);
+    join(b, l, right);
+    node_release(b, s);
+    if (!is_guard(b, right))
+        digram_set(b, l);
+}
+
+/* If rule r's first symbol refers to a rule now used once, inlines it. */
+static void enforce_utility(sequitur *b, uint32_t r)
+{
+    if (b->rules[r].uses == UINT32_MAX)
+        return;                 /* r itself went while we worked */
+    uint32_t first = next_of(b, b->rules[r].guard);
+    uint64_t v = val_of(b, first);
+    if (is_rule_ref(v) && b->rules[ref_rule(v)].uses == 1)
+        expand(b, first);
+}
+
+/* Makes a new rule of the digram starting at s, whose other occurrence
+ * starts at x, and substitutes both. */
+static void make_rule(sequitur *b, uint32_t s, uint32_t x)
+{
+    uint32_t r = rule_new(b);
+    uint32_t g = r == UINT32_MAX ? NIL : b->rules[r].guard;
+    uint32_t one = g == NIL ? NIL : copy_new(b, s);
+    uint32_t two = one == NIL ? NIL : copy_new(b, next_of(b, s));
+    if (two == NIL) {
+        b->failed = 1;
+        return;
+    }
+    insert_after(b, prev_of(b, g), one);
+    insert_after(b, prev_of(b, g), two);
+    substitute(b, x, r);
+    digram_set(b, next_of(b, g));
+    substitute(b, s, r);
+    enforce_utility(b, r);
+}
+
+/* Enforces digram uniqueness on the digram starting at s; 1 when the
+ * grammar changed. */
+static int check(sequitur *b, uint32_t s)
+{
+    uint32_t n = next_of(b, s);
+    if (b->failed || is_guard(b, s) || is_guard(b, n))
+        return 0;
+    if ((b->table_used + 1) * 2 > b->table_mask + 1 && table_grow(b) < 0) {
+        b->failed = 1;
+        return 0;
+    }
+    /* One probe both finds the digram and, when absent, records it. */
+    uint64_t one = val_of(b, s), two = val_of(b, n);
+    uint32_t h = (uint32_t)digram_hash(one, two);
+    size_t slot = table_find(b, one, two, h);
+    uint32_t x = b->table[slot].node;
+    if (x == NIL) {
+        b->table[slot] = (sq_slot){ .node = s, .hash = h };
+        b->table_used++;
+        return 0;
+    }
+    if (next_of(b, x) == s || n == x)
+        return 0;               /* overlapping occurrences: "aaa" */
+    uint32_t xp = prev_of(b, x);
+    if (is_guard(b, xp) && is_guard(b, next_of(b, next_of(b, x)))) {
+        uint32_t r = ref_rule(val_of(b, xp));
+        substitute(b, s, r);    /* the digram is a whole rule: reuse it */
+        enforce_utility(b, r);
+        return 1;
+    }
+    make_rule(b, s, x);
+    return 1;
+}
+
+/* ---- public API ------------------------------------------------------------ */
+
+sequitur *sq_new(void)
+{
+    sequitur *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->node_top = 1;            /* node 0 is NIL */
+    b->rule_free = UINT32_MAX;
+    b->table_mask = 1024 - 1;
+    b->table = calloc(b->table_mask + 1, sizeof *b->table);
+    if (!b->table || rule_new(b) != 0) {
+        sq_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void sq_free(sequitur *b)
+{
+    if (!b)
+        return;
+    free(b->nodes);
+    free(b->rules);
+    free(b->table);
+    free(b);
+}
+
+/* Works one terminal (a tagged value) into the grammar. */
+static int work_in(sequitur *b, uint64_t val)
+{
+    uint32_t g = b->rules[0].guard;
+    uint32_t n = node_new(b, val);
+    if (n == NIL) {
+        b->failed = 1;
+        return -1;
+    }
+    insert_after(b, prev_of(b, g), n);
+    check(b, prev_of(b, n));
+    return b->failed ? -1 : 0;
+}
+
+/* Works in every pending symbol; -1 when memory ran out. */
+static int flush(sequitur *b)
+{
+    while (b->ahead_count > 0 && !b->failed) {
+        uint64_t v = b->ahead[b->ahead_head];
+        b->ahead_head = (b->ahead_head + 1) % SQ_AHEAD;
+        b->ahead_count--;
+        work_in(b, v);
+    }
+    b->ahead_count = 0;
+    return b->failed ? -1 : 0;
+}
+
+int sq_append(sequitur *b, uint64_t symbol)
+{
+    if (symbol >= SQ_TERMINAL_LIMIT) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (b->failed) {
+        errno = ENOMEM;
+        return -1;
+    }
+    uint64_t val = symbol << 1;
+    /* When val is worked in, the digram checked will most likely be (the
+     * terminal before, val): fetch its slot now. */
+    uint32_t h = (uint32_t)digram_hash(b->last_val, val);
+    __builtin_prefetch(&b->table[h & b->table_mask]);
+    b->last_val = val;
+    b->input_length++;
+    if (b->ahead_count == SQ_AHEAD) {
+        uint64_t oldest = b->ahead[b->ahead_head];
+        b->ahead[b->ahead_head] = val;
+        b->ahead_head = (b->ahead_head + 1) % SQ_AHEAD;
+        if (work_in(b, oldest) < 0) {
+            errno = ENOMEM;
+            return -1;
+        }
+        return 0;
+    }
+    b->ahead[(b->ahead_head + b->ahead_count++) % SQ_AHEAD] = val;
+    return 0;
+}
+
+int sq_flush_internal(sequitur *b) { return flush(b); }
+
+uint64_t sq_input_length(const sequitur *b) { return b->input_length; }
+
+void sq_builder_stats(sequitur *b, sq_stats *s)
+{
+    flush(b);
+    s->rules = b->live_rules;
+    s->symbols = b->symbols;
+    s->table_bytes = (uint64_t)(b->table_mask + 1) * sizeof *b->table;
+    s->bytes = (uint64_t)b->node_cap * sizeof *b->nodes +
+               (uint64_t)b->rule_cap * sizeof *b->rules + s->table_bytes;
+}
+
+/* ---- invariant check (tests) ---------------------------------------------- */
+
+#define FAIL(...) do { snprintf(why, whylen, __VA_ARGS__); return -1; } while (0)
+
+/* Links, guards and use counts of every live rule; counts uses into uses. */
+static int check_links(const sequitur *b, uint32_t *uses, char *why, size_t whylen)
+{
+    uint64_t seen = 0;
+    for (uint32_t r = 0; r < b->rule_top; r++) {
+        if (b->rules[r].uses == UINT32_MAX)
+            continue;
+        uint32_t g = b->rules[r].guard, len = 0;
+        if (val_of(b, g) != ((uint64_t)r << 2 | TAG_GUARD))
+            FAIL("rule %u: guard node %u does not name it", r, g);
+        for (uint32_t n = next_of(b, g); n != g; n = next_of(b, n), len++) {
+            if (n == NIL || n >= b->node_top || next_of(b, n) == NIL)
+                FAIL("rule %u: broken link at node %u", r, n);
+            if (prev_of(b, next_of(b, n)) != n)
+                FAIL("rule %u: prev link of node %u", r, next_of(b, n));
+            uint64_t v = val_of(b, n);
+            if (v == FREED_VAL || (v & 3) == TAG_GUARD)
+                FAIL("rule %u: freed node or guard %u in body", r, n);
+            if (is_rule_ref(v)) {
+                if (ref_rule(v) >= b->rule_top || b->rules[ref_rule(v)].uses == UINT32_MAX)
+                    FAIL("rule %u: reference to dead rule %u", r, ref_rule(v));
+                uses[ref_rule(v)]++;
+            }
+        }
+        if (r != 0 && len < 2)
+            FAIL("rule %u: body of %u symbols", r, len);
+        seen += len;
+    }
+    if (seen != b->symbols)
+        FAIL("%llu symbols linked, %llu counted", (unsigned long long)seen,
+             (unsigned long long)b->symbols);
+    return 0;
+}
+
+/* Every digram of the grammar occurs once (overlaps aside) and the table
+ * records each at an occurrence. */
+static int check_digrams(const sequitur *b, char *why, size_t whylen)
+{
+    for (uint32_t r = 0; r < b->rule_top; r++) {
+        if (b->rules[r].uses == UINT32_MAX)
+            continue;
+        uint32_t g = b->rules[r].guard;
+        for (uint32_t n = next_of(b, g); next_of(b, n) != g && n != g; n = next_of(b, n)) {
+            uint32_t x = digram_lookup(b, n);
+            if (x == NIL)
+                FAIL("rule %u: digram at node %u missing from the table", r, n);
+            if (x != n && next_of(b, x) != n && next_of(b, n) != x)
+                FAIL("rule %u: digram at node %u also occurs at node %u", r, n, x);
+        }
+    }
+    for (size_t i = 0; i <= b->table_mask; i++) {
+        uint32_t n = b->table[i].node;
+        if (n != NIL && (val_of(b, n) == FREED_VAL || is_guard(b, n) ||
+                         is_guard(b, next_of(b, n))))
+            FAIL("table slot %zu records a dead digram at node %u", i, n);
+    }
+    return 0;
+}
+
+int sq_check(sequitur *b, char *why, size_t whylen)
+{
+    if (flush(b) < 0)
+        FAIL("out of memory");
+    uint32_t *uses = calloc(b->rule_top + 1, sizeof *uses);
+    if (!uses)
+        FAIL("out of memory");
+    int rc = check_links(b, uses, why, whylen);
+    for (uint32_t r = 1; rc == 0 && r < b->rule_top; r++) {
+        if (b->rules[r].uses == UINT32_MAX)
+            continue;
+        if (uses[r] != b->rules[r].uses) {
+            snprintf(why, whylen, "rule %u: %u uses counted, %u found", r,
+                     b->rules[r].uses, uses[r]);
+            rc = -1;
+        } else if (uses[r] < 2) {
+            snprintf(why, whylen, "rule %u used %u times", r, uses[r]);
+            rc = -1;
+        }
+    }
+    free(uses);
+    return rc == 0 ? check_digrams(b, why, whylen) : rc;
+}

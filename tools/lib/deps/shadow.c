@@ -1,0 +1,126 @@
+/*
+ * shadow.c: paged shadow memory behind a radix tree (see shadow.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "deps/shadow.h"
+
+#define L1_SIZE (1u << SHADOW_L1_BITS)
+#define L2_SIZE (1u << SHADOW_L2_BITS)
+#define L3_SIZE (1u << SHADOW_L3_BITS)
+#define LOW_PAGES (1ull << (SHADOW_L1_BITS + SHADOW_L2_BITS + SHADOW_L3_BITS))
+
+void shadow_init(shadow *s)
+{
+    memset(s, 0, sizeof *s);
+    u64map_init(&s->high);
+}
+
+void shadow_free(shadow *s)
+{
+    for (uint32_t i = 0; s->l1 && i < L1_SIZE; i++) {
+        void **l2 = s->l1[i];
+        for (uint32_t j = 0; l2 && j < L2_SIZE; j++) {
+            uint32_t **l3 = l2[j];
+            for (uint32_t k = 0; l3 && k < L3_SIZE; k++)
+                free(l3[k]);
+            free(l3);
+        }
+        free(l2);
+    }
+    free(s->l1);
+    for (size_t i = 0; i < s->high.cap; i++)
+        if (s->high.slots[i].used)
+            free(s->high.slots[i].value);
+    u64map_free(&s->high);
+    memset(s, 0, sizeof *s);
+}
+
+/* *slot, allocated (n pointers, zeroed) if NULL and create is set. */
+static void *table(shadow *s, void **slot, size_t n, int create)
+{
+    if (!*slot && create && (*slot = calloc(n, sizeof(void *))))
+        s->table_bytes += n * sizeof(void *);
+    return *slot;
+}
+
+/* A page above 2^48, from the hash (rare: no cache). */
+static uint32_t *high_page(shadow *s, uint64_t pn, int create)
+{
+    uint32_t *p = u64map_get(&s->high, pn);
+    if (p || !create)
+        return p;
+    int added;
+    void **slot = u64map_slot_of(&s->high, pn, &added);
+    if (!slot || !(p = calloc(SHADOW_PAGE, sizeof *p)))
+        return NULL;
+    *slot = p;
+    s->npages++;
+    return p;
+}
+
+/* The page slot of page number pn (below 2^36) in the radix tree. */
+static uint32_t **page_slot(shadow *s, uint64_t pn, int create)
+{
+    void **l1 = table(s, (void **)&s->l1, L1_SIZE, create);
+    if (!l1)
+        return NULL;
+    void **l2 = table(s, &l1[pn >> (SHADOW_L2_BITS + SHADOW_L3_BITS)], L2_SIZE, create);
+    if (!l2)
+        return NULL;
+    uint32_t **l3 = table(s, &l2[(pn >> SHADOW_L3_BITS) & (L2_SIZE - 1)], L3_SIZE, create);
+    return l3 ? &l3[pn & (L3_SIZE - 1)] : NULL;
+}
+
+/* The page of page number pn; made when create is set, else NULL if it
+ * was never made (or, with create, when out of memory). */
+static uint32_t *page_of(shadow *s, uint64_t pn, int create)
+{
+    if (s->last_pn == pn + 1)
+        return s->last_page;
+    if (pn >= LOW_PAGES)
+        return high_page(s, pn, create);
+    uint32_t **slot = page_slot(s, pn, create);
+    if (!slot)
+        return NULL;
+    if (!*slot && create) {
+        if (!(*slot = calloc(SHADOW_PAGE, sizeof **slot)))
+            return NULL;
+        s->npages++;
+    }
+    if (*slot) {
+        s->last_pn = pn + 1;
+        s->last_page = *slot;
+    }
+    return *slot;
+}
+
+uint32_t shadow_get(shadow *s, uint64_t addr)
+{
+    uint32_t *p = page_of(s, addr >> SHADOW_PAGE_BITS, 0);
+    return p ? p[addr & (SHADOW_PAGE - 1)] : 0;
+}
+
+int shadow_set(shadow *s, uint64_t addr, uint32_t size, uint32_t v)
+{
+    while (size) {
+        uint32_t *p = page_of(s, addr >> SHADOW_PAGE_BITS, 1);
+        if (!p)
+            return -1;
+        uint32_t at = (uint32_t)(addr & (SHADOW_PAGE - 1));
+        uint32_t n = SHADOW_PAGE - at < size ? SHADOW_PAGE - at : size;
+        for (uint32_t i = 0; i < n; i++)
+            p[at + i] = v;
+        addr += n;
+        size -= n;
+    }
+    return 0;
+}
+
+uint64_t shadow_bytes(const shadow *s)
+{
+    return s->npages * SHADOW_PAGE * sizeof(uint32_t) +
+           s->table_bytes +
+           s->high.cap * sizeof *s->high.slots;
+}

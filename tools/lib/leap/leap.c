@@ -1,0 +1,188 @@
+/*
+ * leap.c: the LEAP profile: vertical decomposition by (instruction,
+ * group) and one LMAD stream per pair (see leap.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "leap/leap.h"
+#include "base/array.h"
+
+struct leap {
+    uint32_t max_lmads;
+    uint64_t time;              /* the global access counter */
+    leap_insn *insns;
+    size_t cap_insns;
+    uint32_t ninsns;
+    leap_stream *streams;
+    size_t cap_streams;
+    uint32_t nstreams;
+    int failed;
+};
+
+leap *leap_new(uint32_t max_lmads)
+{
+    leap *l = calloc(1, sizeof *l);
+    if (l)
+        l->max_lmads = max_lmads ? max_lmads : LMAD_DEFAULT_MAX;
+    return l;
+}
+
+void leap_free(leap *l)
+{
+    if (!l)
+        return;
+    for (uint32_t i = 0; i < l->nstreams; i++)
+        lmad_stream_free(&l->streams[i].lmads);
+    free(l->streams);
+    free(l->insns);
+    free(l);
+}
+
+int leap_failed(const leap *l) { return l->failed; }
+uint64_t leap_accesses(const leap *l) { return l->time; }
+uint32_t leap_ninsns(const leap *l) { return l->ninsns; }
+const leap_insn *leap_insn_get(const leap *l, uint32_t i) { return &l->insns[i]; }
+uint32_t leap_nstreams(const leap *l) { return l->nstreams; }
+const leap_stream *leap_stream_get(const leap *l, uint32_t i) { return &l->streams[i]; }
+
+/* The instruction's record, made on first sight. */
+static leap_insn *insn_of(leap *l, uint32_t insn, uint8_t kind, uint32_t size)
+{
+    if (insn >= l->ninsns) {
+        if (ARRAY_FIT(l->insns, l->cap_insns, (size_t)insn + 1) < 0)
+            return NULL;
+        for (uint32_t i = l->ninsns; i <= insn; i++)
+            l->insns[i].first = l->insns[i].last = LEAP_NONE;
+        l->ninsns = insn + 1;
+    }
+    leap_insn *in = &l->insns[insn];
+    if (!in->executions) {
+        in->kind = kind;
+        in->size = size;
+    }
+    return in;
+}
+
+/* The stream of (insn, group): the last one used, else a walk of the
+ * instruction's list, else a new one. LEAP_NONE when out of memory. */
+static uint32_t stream_of(leap *l, leap_insn *in, uint32_t insn, uint32_t group)
+{
+    if (in->last != LEAP_NONE && l->streams[in->last].group == group)
+        return in->last;
+    for (uint32_t s = in->first; s != LEAP_NONE; s = l->streams[s].next)
+        if (l->streams[s].group == group)
+            return in->last = s;
+    if (ARRAY_FIT(l->streams, l->cap_streams, (size_t)l->nstreams + 1) < 0)
+        return LEAP_NONE;
+    uint32_t s = l->nstreams++;
+    leap_stream *st = &l->streams[s];
+    st->insn = insn;
+    st->group = group;
+    st->next = in->first;
+    lmad_stream_init(&st->lmads, LEAP_DIMS, l->max_lmads);
+    in->first = s;
+    return in->last = s;
+}
+
+int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
+                uint32_t group, uint64_t object, uint64_t offset)
+{
+    uint64_t now = l->time++;
+    leap_insn *in = insn_of(l, insn, kind, size);
+    uint32_t s = in ? stream_of(l, in, insn, group) : LEAP_NONE;
+    if (s == LEAP_NONE) {
+        l->failed = 1;
+        return -1;
+    }
+    in->executions++;
+    int64_t p[LEAP_DIMS] = { (int64_t)object, (int64_t)offset, (int64_t)now };
+    if (lmad_add(&l->streams[s].lmads, p) < 0) {
+        l->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
+               uint32_t per_iteration)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const leap_batch_access *a = &acc[i];
+        leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
+        uint32_t s = in ? stream_of(l, in, a->insn, a->group) : LEAP_NONE;
+        if (s == LEAP_NONE) {
+            l->failed = 1;
+            return -1;
+        }
+        in->executions += a->count;
+        total += a->count;
+        int64_t p[LEAP_DIMS] = { (int64_t)a->object, (int64_t)a->offset,
+                                 (int64_t)(l->time + a->place) };
+        int64_t step[LEAP_DIMS] = { 0, a->step, (int64_t)per_iteration };
+        if (lmad_add_run(&l->streams[s].lmads, p, step, a->count) < 0) {
+            l->failed = 1;
+            return -1;
+        }
+    }
+    l->time += total;
+    return 0;
+}
+
+/* Bytes of v as a zigzag LEB128 varint. */
+static uint64_t varint_bytes(int64_t v)
+{
+    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63), n = 1;
+    while (z >= 0x80) {
+        z >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static uint64_t stream_bytes(const leap_stream *st)
+{
+    const lmad_stream *ls = &st->lmads;
+    uint64_t b = varint_bytes(st->insn) + varint_bytes(st->group) +
+                 varint_bytes(ls->n);
+    for (uint32_t i = 0; i < ls->n; i++) {
+        const lmad *m = &ls->lmads[i];
+        for (uint32_t d = 0; d < LEAP_DIMS; d++)
+            b += varint_bytes(m->start[d]) + varint_bytes(m->stride[d]);
+        b += varint_bytes((int64_t)m->count);
+    }
+    if (ls->over.count) {
+        const lmad_summary *o = &ls->over;
+        for (uint32_t d = 0; d < LEAP_DIMS; d++)
+            b += varint_bytes(o->min[d]) + varint_bytes(o->max[d]) +
+                 varint_bytes((int64_t)o->gran[d]);
+        b += varint_bytes((int64_t)o->count);
+    }
+    return b;
+}
+
+void leap_summarise(const leap *l, leap_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->accesses = l->time;
+    s->trace_bytes = 16 * l->time;
+    s->streams = l->nstreams;
+    for (uint32_t i = 0; i < l->ninsns; i++) {
+        const leap_insn *in = &l->insns[i];
+        if (!in->executions)
+            continue;
+        s->instructions++;
+        int whole = 1;
+        for (uint32_t k = in->first; k != LEAP_NONE; k = l->streams[k].next)
+            whole &= l->streams[k].lmads.over.count == 0;
+        s->insns_captured += whole;
+    }
+    for (uint32_t i = 0; i < l->nstreams; i++) {
+        const lmad_stream *ls = &l->streams[i].lmads;
+        s->captured += lmad_captured(ls);
+        s->lmads += ls->n;
+        s->overflowed += ls->over.count != 0;
+        s->profile_bytes += stream_bytes(&l->streams[i]);
+    }
+}

@@ -1,0 +1,62 @@
+/*
+ * leap_mdf.h: memory dependence frequencies from the LMADs alone (Wu et
+ * al., section 4.2.1).
+ *
+ * A (store, load) pair conflicts on an execution of the load when the
+ * store is the last writer, before the load, of the load's first byte:
+ * its element covers that byte of the same object (same group, object
+ * serial, and offset within [store offset, store offset + store size)),
+ * at an earlier time, and no later element of any store does. A load's
+ * frequencies therefore add up to at most 1. MDF = conflicts / the load's
+ * executions in the sample.
+ *
+ * The solving: for every element k2 of a load LMAD, each candidate store
+ * LMAD (same group, bounding boxes overlapping) gives its last covering
+ * element in closed form: the object equation start + k1 * stride = object
+ * fixes k1 (or leaves it free when the stride is 0), the offset inequality
+ * bounds it to an interval, time order (earlier than the load) and the
+ * count bound it from above; the largest k1 left is the store's last
+ * write. The latest of the candidates' writes is the last writer.
+ *
+ * Summarised streams. What is past a stream's cap is not known element by
+ * element, so the sample of a load stream stops at the first time some
+ * store stream of its group whose summary's (object, offset) box overlaps
+ * the load's own went past its cap: after that, the last writer cannot be
+ * told. The load's own summarised part is outside the sample too. The
+ * frequencies measured on the sample are those reported for the load
+ * (conflicts are scaled to all its executions when stored). A load with an
+ * empty sample gets no estimate.
+ */
+#ifndef MEMREC_LEAP_MDF_H
+#define MEMREC_LEAP_MDF_H
+
+#include <stdint.h>
+#include "leap/leap.h"
+
+/* One dependent pair. */
+typedef struct leap_dep {
+    uint32_t store, load;       /* instruction numbers */
+    uint64_t conflicts;         /* in the load's sample */
+} leap_dep;
+
+typedef struct leap_mdf {
+    leap_dep *deps;             /* sorted by load, then store */
+    size_t cap;
+    uint32_t n;
+    uint64_t *sampled;          /* per instruction: load executions in the
+                                 * sample (0 for stores) */
+    uint32_t ninsns;
+} leap_mdf;
+
+/* Solves every load against the stores of its groups. 0, or -1 when out
+ * of memory. */
+int leap_mdf_compute(const leap *l, leap_mdf *out);
+void leap_mdf_free(leap_mdf *m);
+
+/* The last element of store LMAD s (accesses of size bytes) written
+ * before time t over the first byte of (object, offset): its index, or
+ * -1 when none. Exposed for the tests. */
+int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
+                        int64_t offset, int64_t t);
+
+#endif /* MEMREC_LEAP_MDF_H */

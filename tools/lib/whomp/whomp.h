@@ -1,0 +1,68 @@
+/*
+ * whomp.h: WHOMP's object-relative grammars (Wu et al., section 3).
+ *
+ * Each kept memory access, as objects/objmap.h translates it, is the tuple
+ * (instruction, group, object, offset): the instruction's dense number
+ * (stream/insns.h), the group's id, the object's serial in its group,
+ * the offset in the object. Horizontal decomposition gives four streams,
+ * one grammar each: the OMSG. The RASG is the grammar of the same
+ * accesses' raw stream, one symbol per access naming the pair
+ * (instruction, address) as Chilimbi's data references do, packed as
+ * address * 2^16 + instruction (so it is lossless without a dictionary, as
+ * the OMSG's terminals are). Sizes are the bytes of the stored grammars
+ * (algo/sequitur.h: zstd over varints), the same encoding for both.
+ *
+ * Which accesses: heap and static objects (the paper's); stack accesses
+ * only when asked (whomp_options.stack); `unknown` never (no object).
+ *
+ * Vertical decomposition (whomp_options.vertical): also one grammar per
+ * instruction over its own accesses' (group, object, offset) tuples,
+ * written as three symbols per access in that order.
+ */
+#ifndef MEMREC_WHOMP_H
+#define MEMREC_WHOMP_H
+
+#include <stdint.h>
+
+#include "algo/sequitur.h"
+#include "objects/objmap.h"
+
+/* The OMSG's dimensions. */
+enum { WHOMP_INSTRUCTION, WHOMP_GROUP, WHOMP_OBJECT, WHOMP_OFFSET, WHOMP_DIMS };
+
+/* The largest instruction number and address the RASG can pack. */
+#define WHOMP_RASG_INSNS (UINT32_C(1) << 16)
+#define WHOMP_RASG_ADDRS (UINT64_C(1) << 47)
+
+typedef struct whomp_options {
+    int stack;                  /* keep stack accesses too */
+    int vertical;               /* also one grammar per instruction */
+} whomp_options;
+
+typedef struct whomp whomp;
+
+whomp *whomp_new(const whomp_options *o);
+void whomp_free(whomp *w);
+
+/* One access of instruction insn to address addr, in object o. 1 when
+ * kept, 0 when left out (stack without the option, unknown), -1 when out
+ * of memory, -2 when insn or addr cannot be packed into a RASG symbol. */
+int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr);
+
+uint64_t whomp_kept(const whomp *w);       /* accesses kept */
+uint64_t whomp_skipped(const whomp *w);    /* accesses left out */
+
+/* The grammars (malloc'd; sq_grammar_free them); NULL: no memory. */
+sq_grammar *whomp_omsg(const whomp *w, int dim);
+sq_grammar *whomp_rasg(const whomp *w);
+
+/* With vertical: instructions with kept accesses, in order of first, the
+ * instruction number of the i-th, and its grammar. */
+uint32_t whomp_vertical_count(const whomp *w);
+uint32_t whomp_vertical_insn(const whomp *w, uint32_t i);
+sq_grammar *whomp_vertical(const whomp *w, uint32_t i);
+
+/* The name of each dimension, for output: "instruction", "group", ... */
+const char *whomp_dim_name(int dim);
+
+#endif /* MEMREC_WHOMP_H */
