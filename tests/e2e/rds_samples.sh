@@ -98,7 +98,7 @@ mine="type IN (SELECT type FROM rds_type_sites WHERE name NOT LIKE '\\_%' ESCAPE
 mytypes="id IN (SELECT type FROM rds_type_sites WHERE name NOT LIKE '\\_%' ESCAPE '\\')"
 
 run figure2
-check_eq "figure2: the tree site is one type of one site" "make_tree:$(line_of 'tree \*t = xmalloc')|1" \
+check_eq "figure2: the tree site is one type of one site" "make_tree@rds_shapes.c:$(line_of 'tree \*t = xmalloc')|1" \
   "$(q "SELECT name, sites FROM rds_types WHERE $mytypes")"
 check_eq "figure2: two instances of 3 nodes, 2 forward edges each" "3|3|2|0
 3|3|2|0" "$(q "SELECT nodes, live_nodes, forward_edges, backward_edges FROM rds_instances WHERE $mine ORDER BY id")"
@@ -107,7 +107,7 @@ check_eq "figure2: the first instance is born before the second" 1 \
 check_eq "figure2: the array's edges 0->1 and 0->4 queued, never merged" "2|0" \
   "$(q "SELECT edges_queued, edges_dequeued FROM rds_summary")"
 check_eq "figure2: the array's site is in no type" 0 \
-  "$(q "SELECT count(*) FROM rds_type_sites WHERE name LIKE 'figure2:%' OR name LIKE 'main:%'")"
+  "$(q "SELECT count(*) FROM rds_type_sites WHERE name LIKE 'figure2@%' OR name LIKE 'main@%'")"
 check_eq "figure2: without trace-objects, no alloc_sites to refer to" 0 \
   "$(q "SELECT count(*) FROM rds_type_sites WHERE site IS NOT NULL")"
 "$BIN/trace-objects" -q --db "$db" "$TMP/figure2.trace" && "$BIN/trace-rds" -q --db "$db" "$TMP/figure2.trace" >/dev/null
