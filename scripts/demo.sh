@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-rds trace-twpp trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-layout trace-wpp trace-whomp trace-rds trace-twpp trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -30,6 +30,8 @@ samples=(
   "stencil 17 4"            # Himeno-style Jacobi over 14 arrays
   "prodcons 2000"           # two threads through a ring buffer
   "static_arrays 2"         # static and global arrays, found by their symbols
+  "layout_split 20000 4"    # LWPTool's Fig. 1a: a structure to split
+  "layout_regroup16 20000 4" # LWPTool's Fig. 1b: 16 arrays to interleave
   "rds_shapes changed 500"  # a list changed between its walks (RDS stability)
 )
 echo "== recording and profiling into $DB"
@@ -47,6 +49,8 @@ for s in "${samples[@]}"; do
   "$BIN/trace-mempat" -q --db "$DB" "$trace" >/dev/null
   # the RDS paper's cache hierarchy (Table 1): misses, latency, curves
   "$BIN/trace-cache" -q --preset=rds --group-depth=$depth --db "$DB" "$trace" >/dev/null
+  # LWPTool's layout advice with its predicted gain (lwptool hierarchy)
+  "$BIN/trace-layout" -q --group-depth=$depth --db "$DB" "$trace" >/dev/null
   # Larus's whole program path and WHOMP's object-relative grammars
   "$BIN/trace-wpp" -q --db "$DB" "$trace"
   "$BIN/trace-whomp" -q --group-depth=$depth --db "$DB" "$trace"
@@ -84,6 +88,10 @@ rds=$(run_of "rds_shapes changed 500")
 [ -n "$stencil" ] && query "stencil: share of accesses per MemPat kind" mempat_coverage --run="$stencil"
 [ -n "$stencil" ] && query "stencil: the most complex MemPat patterns" mempat_complex --run="$stencil" --limit=5
 [ -n "$list" ] && query "linked_list: groups by simulated cache latency (RDS hierarchy)" cache_worst_groups --run="$list" --limit=5
+ls_=$(run_of layout_split) lr=$(run_of layout_regroup16)
+[ -n "$ls_" ] && query "layout_split: trace-layout's advice, best predicted gain first" layout_advice --run="$ls_"
+[ -n "$lr" ] && query "layout_regroup16: trace-layout's advice" layout_advice --run="$lr"
+[ -n "$ls_" ] && query "layout_split: loops and the fields they touch" layout_loops --run="$ls_" --limit=4
 [ -n "$list" ] && query "linked_list: hot subpaths of its whole program path" hot_subpaths --run="$list" --limit=5
 query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG)" whomp_sizes
 [ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
@@ -109,6 +117,8 @@ plot() {  # file, trace-plot arguments
 [ -n "$pc" ] && plot prodcons-groups.svg groups --run="$pc"
 [ -n "$stencil" ] && plot stencil-cache-curves.png cache_curves --run="$stencil"
 [ -n "$list" ] && plot linked_list-cache-groups.png cache_groups --run="$list"
+[ -n "$ls_" ] && plot layout_split-affinity.png layout_affinity --run="$ls_"
+[ -n "$ls_" ] && plot layout_split-fields.png layout_fields --run="$ls_"
 plot whomp-omsg-rasg.png whomp
 [ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
 [ -n "$stencil" ] && plot stencil-twpp.png twpp --run="$stencil"
