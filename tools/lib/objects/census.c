@@ -36,9 +36,17 @@ int obj_census_event(obj_census *c, const mr_event *ev)
     int rc = objrel_event(c->rel, ev, &x);
     if (rc <= 0)
         return rc;
+    if (x.repeat == 1) {    /* the common case, without the batch's arithmetic */
+        for (uint32_t i = 0; i < x.n; i++) {
+            obj_object *o = objrel_find(c->rel, &x, i, x.acc[i].addr);
+            c->by_kind[o->group->kind]++;
+            c->offsets += x.acc[i].addr - o->addr;
+        }
+        return 0;
+    }
     for (uint64_t j = 0; j < x.repeat; j++)
         for (uint32_t i = 0; i < x.n; i++) {
-            uint64_t addr = x.acc[i].addr + (x.repeat > 1 ? j * x.strides[i] : 0);
+            uint64_t addr = x.acc[i].addr + j * x.strides[i];
             obj_object *o = objrel_find(c->rel, &x, i, addr);
             c->by_kind[o->group->kind]++;
             c->offsets += addr - o->addr;
