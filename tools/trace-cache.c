@@ -156,12 +156,6 @@ static void build_config(cache_config *cfg)
 
 static pdb_session db;
 
-static void abort_db(void *ctx)
-{
-    (void)ctx;
-    pdb_session_abort(&db);
-}
-
 /* --per-access: one line per data access. */
 static void print_access(void *ctx, const cp_access *a)
 {
@@ -172,18 +166,15 @@ static void print_access(void *ctx, const cp_access *a)
 int main(int argc, char **argv)
 {
     cache_config cfg;
-    char **args, *err;
+    char **args;
     static char outbuf[1 << 16];
     mr_event ev;
     cli_init(argv[0]);
     opts_parse(&spec, argc, argv, &args);
     build_config(&cfg);
     reader = cli_open_trace(args[0]);
-    if (db_path) {
-        if (pdb_session_open(&db, db_path, &err) < 0)
-            cli_fail(db_path, "%s", err ? err : "cannot open");
-        cli_on_fail(abort_db, NULL);
-    }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     cacheprof_options po = {
         .cache = cfg, .fetches = !no_fetch || cachegrind,
         .curve_line = no_curves ? 0 : curve_line ? curve_line : cfg.level[0].line,

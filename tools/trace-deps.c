@@ -88,16 +88,10 @@ static mr_reader *reader;
 static deps_run *run;
 static pdb_session db;
 
-static void abort_db(void *ctx)
-{
-    (void)ctx;
-    pdb_session_abort(&db);
-}
-
 int main(int argc, char **argv)
 {
     static const char *const mine[] = { NULL };  /* rows go by method */
-    char **args, *err, name[32];
+    char **args, name[32];
     static char outbuf[1 << 16];
     mr_event ev;
     cli_init(argv[0]);
@@ -105,11 +99,8 @@ int main(int argc, char **argv)
     if (window_given && method != DEPS_CONNORS)
         cli_usage_error("option '--window' is for --method=connors");
     reader = cli_open_trace(args[0]);
-    if (db_path) {
-        if (pdb_session_open(&db, db_path, &err) < 0)
-            cli_fail(db_path, "%s", err ? err : "cannot open");
-        cli_on_fail(abort_db, NULL);
-    }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     if (!(run = deps_run_new(reader, method, window,
                              method == DEPS_EXACT && !no_strides, group_depth)))
         cli_fail(NULL, "out of memory");

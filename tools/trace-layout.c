@@ -104,11 +104,6 @@ static const cmd_spec spec = {
 static mr_reader *reader;
 static pdb_session db;
 
-static void abort_db(void *ctx)
-{
-    (void)ctx;
-    pdb_session_abort(&db);
-}
 static ly_profile *prof;
 static ly_replay *replay;
 
@@ -141,12 +136,8 @@ int main(int argc, char **argv)
     if (!args[0] || !strcmp(args[0], "-"))
         cli_fail("<stdin>", "reads the trace more than once: give a file, not standard input");
     reader = cli_open_trace(args[0]);
-    if (db_path) {
-        char *derr = NULL;
-        if (pdb_session_open(&db, db_path, &derr) < 0)
-            cli_fail(db_path, "%s", derr ? derr : "cannot open");
-        cli_on_fail(abort_db, NULL);
-    }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     cfg *g = loops_of();
     /* the second pass on a fresh reader; symbols come from the first */
     mr_reader *again = mr_reader_open(args[0], &rerr);

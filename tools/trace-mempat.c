@@ -63,12 +63,6 @@ static mempat_feed *feed;
 static uint32_t *order;
 static pdb_session db;
 
-static void abort_db(void *ctx)
-{
-    (void)ctx;
-    pdb_session_abort(&db);
-}
-
 static void read_trace(void)
 {
     mr_event ev;
@@ -112,15 +106,12 @@ static void print_lines(uint32_t n)
 
 int main(int argc, char **argv)
 {
-    char **args, *err;
+    char **args;
     cli_init(argv[0]);
     opts_parse(&spec, argc, argv, &args);
     reader = cli_open_trace(args[0]);
-    if (db_path) {
-        if (pdb_session_open(&db, db_path, &err) < 0)
-            cli_fail(db_path, "%s", err ? err : "cannot open");
-        cli_on_fail(abort_db, NULL);
-    }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     patterns = mempat_new(max_patterns);
     if (!patterns || !(feed = mempat_feed_new(patterns)))
         cli_fail(NULL, "out of memory");

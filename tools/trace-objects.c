@@ -167,7 +167,7 @@ static void profile(void)
 
 int main(int argc, char **argv)
 {
-    char **args, *err;
+    char **args;
     cli_init(argv[0]);
     opts_parse(&spec, argc, argv, &args);
     if (translate_only && db_path)
@@ -182,9 +182,8 @@ int main(int argc, char **argv)
         translate();
     } else {
         if (db_path) {
-            if (pdb_session_open(&db, db_path, &err) < 0)
-                cli_fail(db_path, "%s", err ? err : "cannot open");
-            cli_on_fail(abort_db, NULL);
+            pdb_session_start(&db, db_path);
+            cli_on_fail(abort_db, NULL);    /* the store goes too */
             prof_options.on_object = store_object;
         } else {
             if (!(report = objreport_new(top)))

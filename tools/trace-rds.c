@@ -93,12 +93,6 @@ static const char no_values[] =
     "no pointer values recorded (--values=none?): RDS profiling needs them; "
     "record with --values=pointers";
 
-static void abort_db(void *ctx)
-{
-    (void)ctx;
-    pdb_session_abort(&db);
-}
-
 /* The hierarchy: the preset, then the level options in order. */
 static void build_config(cache_config *cfg)
 {
@@ -118,7 +112,7 @@ static void build_config(cache_config *cfg)
 int main(int argc, char **argv)
 {
     cache_config cfg;
-    char **args, *err, cache_text[512];
+    char **args, cache_text[512];
     static rds_results res;
     mr_event ev;
     cli_init(argv[0]);
@@ -126,11 +120,8 @@ int main(int argc, char **argv)
     build_config(&cfg);
     cache_config_describe(&cfg, cache_text, sizeof cache_text);
     reader = cli_open_trace(args[0]);
-    if (db_path) {
-        if (pdb_session_open(&db, db_path, &err) < 0)
-            cli_fail(db_path, "%s", err ? err : "cannot open");
-        cli_on_fail(abort_db, NULL);
-    }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     if (!(feed = rds_feed_new(&cfg, threshold, reader)))
         cli_fail(NULL, "out of memory");
     while (cli_next(reader, &ev)) {

@@ -59,12 +59,6 @@ static twpp_file *file;
 static twpp_model *model;
 static pdb_session db;
 
-static void abort_db(void *ctx)
-{
-    (void)ctx;
-    pdb_session_abort(&db);
-}
-
 /* The run's rows in one transaction; on failure the database is as before. */
 static void store(int argc, char **argv, const char *trace, const twpp_sizes *sz,
                   const uint64_t *fn_bytes, uint64_t blocks)
@@ -97,12 +91,8 @@ static void build(const char *trace, int argc, char **argv)
     if (!out_path && !strcmp(trace, "-"))
         cli_usage_error("reading a trace from stdin needs -o FILE");
     reader = cli_open_trace(trace);
-    if (db_path) {
-        char *dberr = NULL;
-        if (pdb_session_open(&db, db_path, &dberr) < 0)
-            cli_fail(db_path, "%s", dberr ? dberr : "cannot open");
-        cli_on_fail(abort_db, NULL);
-    }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     if (!b)
         cli_fail(NULL, "out of memory");
     while (cli_next(reader, &ev))

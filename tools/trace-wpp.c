@@ -63,12 +63,6 @@ static wpp *paths;
 static sq_grammar **grammars;
 static pdb_session db;
 
-static void abort_db(void *ctx)
-{
-    (void)ctx;
-    pdb_session_abort(&db);
-}
-
 /* Prints one block start address per terminal. */
 static int print_address(void *ctx, uint64_t symbol)
 {
@@ -88,17 +82,14 @@ static void store(int argc, char **argv, const char *trace)
 
 int main(int argc, char **argv)
 {
-    char **args, *err;
+    char **args;
     static char outbuf[1 << 16];
     mr_event ev;
     cli_init(argv[0]);
     opts_parse(&spec, argc, argv, &args);
     reader = cli_open_trace(args[0]);
-    if (db_path) {
-        if (pdb_session_open(&db, db_path, &err) < 0)
-            cli_fail(db_path, "%s", err ? err : "cannot open");
-        cli_on_fail(abort_db, NULL);
-    }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     if (!(paths = wpp_new()))
         cli_fail(NULL, "out of memory");
     while (cli_next(reader, &ev))

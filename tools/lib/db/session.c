@@ -14,6 +14,19 @@ int pdb_session_open(pdb_session *s, const char *path, char **err)
     return s->db ? 0 : -1;
 }
 
+static void session_abort(void *ctx) { pdb_session_abort(ctx); }
+
+void pdb_session_start(pdb_session *s, const char *path)
+{
+    char *err = NULL, msg[600];
+    if (pdb_session_open(s, path, &err) < 0) {
+        snprintf(msg, sizeof msg, "%s", err ? err : "cannot open");
+        free(err);
+        cli_fail(path, "%s", msg);
+    }
+    cli_on_fail(session_abort, s);
+}
+
 int pdb_session_begin(pdb_session *s, const char *analysis,
                       const char *const *owned, const mr_reader *r,
                       const char *trace, int argc, char **argv)

@@ -33,6 +33,12 @@ typedef struct pdb_session {
 /* 0, or -1 with *err set to a malloc'd message (free() it). */
 int pdb_session_open(pdb_session *s, const char *path, char **err);
 
+/* For a command's main: pdb_session_open, failing the command (exit 1)
+ * with the message when the file cannot be opened, and registering
+ * pdb_session_abort with cli_on_fail, so that any later failure leaves the
+ * file as it was. */
+void pdb_session_start(pdb_session *s, const char *path);
+
 /* Begins the transaction and the run of the trace being read by r (its
  * process record, when the trace has one, identifies the run); owned: the
  * tables (NULL-terminated) whose rows of this run the analysis replaces;
