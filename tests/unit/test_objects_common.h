@@ -103,6 +103,29 @@ static void write_objects_trace(const char *path)
     assert_int_equal(mr_writer_close(w, &end, &err), 0);
 }
 
+/* The shared trace of a test program: written once by objects_setup into
+ * a directory of its own, removed by objects_teardown (cmocka group
+ * fixtures). */
+static char objects_dir[] = "/tmp/test_objects.XXXXXX";
+static char objects_path[256];
+
+static inline int objects_setup(void **state)
+{
+    (void)state;
+    assert_non_null(mkdtemp(objects_dir));
+    snprintf(objects_path, sizeof objects_path, "%s/t.mr", objects_dir);
+    write_objects_trace(objects_path);
+    return 0;
+}
+
+static inline int objects_teardown(void **state)
+{
+    (void)state;
+    unlink(objects_path);
+    rmdir(objects_dir);
+    return 0;
+}
+
 /* Opens path, feeds every event to a new profile with opts (its reader
  * set here) and finishes it. The reader is handed back for symbols.
  * (Unused by the tests that drive objprof themselves.) */

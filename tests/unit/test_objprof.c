@@ -18,8 +18,6 @@
 
 #include "test_objects_common.h"
 
-static char dir[] = "/tmp/test_objprof.XXXXXX";
-static char trace[256];
 
 /* An object as on_object handed it over. */
 typedef struct seen {
@@ -91,7 +89,7 @@ static objprof *run(uint32_t depth, uint32_t samples, mr_reader **r)
     nobjs = 0;
     objprof_options o = {.group_depth = depth, .samples = samples,
                          .on_object = on_object};
-    return profile_trace(trace, o, r);
+    return profile_trace(objects_path, o, r);
 }
 
 static void done(objprof *p, mr_reader *r)
@@ -289,23 +287,6 @@ static void test_group_depth(void **state)
     done(p, r);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(trace, sizeof trace, "%s/t.mr", dir);
-    write_objects_trace(trace);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    unlink(trace);
-    rmdir(dir);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,5 +297,5 @@ int main(void)
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_group_depth),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, objects_setup, objects_teardown);
 }

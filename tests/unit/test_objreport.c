@@ -17,8 +17,6 @@
 #include "test_objects_common.h"
 #include "objects/objreport.h"
 
-static char dir[] = "/tmp/test_objreport.XXXXXX";
-static char trace[256];
 
 /* The report of path with top entries, as one malloc'd string. */
 static char *report(const char *path, unsigned top)
@@ -64,7 +62,7 @@ static void assert_text(const char *got, const char *want)
 static void test_full_report(void **state)
 {
     (void)state;
-    char *text = report(trace, 15);
+    char *text = report(objects_path, 15);
     assert_text(text,
         "Object profile of t.mr\n"
         "  accesses 7 (loads 4, stores 4; a modify counts as both)\n"
@@ -91,7 +89,7 @@ static void test_full_report(void **state)
 static void test_top(void **state)
 {
     (void)state;
-    char *text = report(trace, 1);
+    char *text = report(objects_path, 1);
     assert_non_null(strstr(text, "  make_a@a.c:12 "));
     assert_null(strstr(text, "make_b@b.c:20"));
     assert_null(strstr(text, "table"));
@@ -105,7 +103,7 @@ static void test_spread_out(void **state)
 {
     (void)state;
     char path[300];
-    snprintf(path, sizeof path, "%s/spread.mr", dir);
+    snprintf(path, sizeof path, "%s/spread.mr", objects_dir);
     char *err = NULL;
     mr_writer *w = mr_writer_open(path, NULL, &err);
     assert_non_null(w);
@@ -129,23 +127,6 @@ static void test_spread_out(void **state)
     unlink(path);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    assert_non_null(mkdtemp(dir));
-    snprintf(trace, sizeof trace, "%s/t.mr", dir);
-    write_objects_trace(trace);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    unlink(trace);
-    rmdir(dir);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,5 +134,5 @@ int main(void)
         cmocka_unit_test(test_top),
         cmocka_unit_test(test_spread_out),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, objects_setup, objects_teardown);
 }
