@@ -178,8 +178,11 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     uint64_t names_len = 0;
     header h;
     int rc = -1;
-    if (!p || memcmp(p, TWPP_MAGIC, 8)) {
-        rc = fail(err, errlen, p || f->size >= 8 ? "not a .twpp file" : "truncated: no header");
+    uint8_t *magic = p ? NULL : twpp_read_at(f, 0, 8);
+    if (!p || memcmp(p, TWPP_MAGIC, 8)) {   /* a file shorter than the header may still be one, cut */
+        int cut = !p && (!magic || !memcmp(magic, TWPP_MAGIC, 8));
+        rc = fail(err, errlen, cut ? "truncated: no header" : "not a .twpp file");
+        free(magic);
         goto done;
     }
     if (parse_header(f, p, &h, err, errlen) < 0)
