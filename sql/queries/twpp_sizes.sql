@@ -13,7 +13,7 @@ SELECT s.step  AS step,
        printf('%.2f', 1.0 * (SELECT bytes FROM wpp) / max(1, s.bytes)) AS wpp_over_part
 FROM s
 UNION ALL
-SELECT 14, 'sequitur wpp (trace-wpp)', sum(g.bytes), NULL,
+SELECT 100, 'sequitur wpp (trace-wpp)', sum(g.bytes), NULL,
        printf('%.2f', 1.0 * (SELECT bytes FROM wpp) / max(1, sum(g.bytes)))
 FROM grammars g, r
 WHERE g.run = r.run AND g.analysis = 'wpp'

@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS twpp_dependences (
     run           INTEGER NOT NULL PRIMARY KEY REFERENCES runs(id),  -- the run
     access_points INTEGER NOT NULL,  -- entries of the global access-point dictionary
     load_points   INTEGER NOT NULL,  -- of which executed as a load (a modify counts as both)
+    store_points  INTEGER NOT NULL,  -- of which executed as a store
     single_loads  INTEGER NOT NULL,  -- load points whose instruction touched one address in the run
     single_stores INTEGER NOT NULL,  -- store points whose instruction touched one address in the run
     loads         INTEGER NOT NULL,  -- dynamic loads

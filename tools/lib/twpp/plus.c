@@ -272,6 +272,7 @@ int twpp_plus_finish(twpp_plus *p, const mr_reader *r, int keep_all)
         point *pt = &p->points[g];
         c->points++;
         c->load_points += pt->pub.loads > 0;
+        c->store_points += pt->pub.stores > 0;
         c->loads += pt->pub.loads;
         c->stores += pt->pub.stores;
         c->unwritten += pt->unwritten;
