@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS twpp_functions (
     traces        INTEGER NOT NULL,  -- distinct compacted traces (step 3)
     dictionaries  INTEGER NOT NULL,  -- distinct DBB dictionaries (step 3)
     blocks        INTEGER NOT NULL,  -- block executions of all its calls (its own blocks only)
-    bytes         INTEGER NOT NULL,  -- its block in the .twpp file, as stored (packed)
+    bytes         INTEGER NOT NULL,  -- its block in the .twpp file before packing (small blocks share a zstd chunk)
     PRIMARY KEY (run, entry)
 );
 

@@ -23,6 +23,7 @@
 #define TWPP_PACK_RAW 0         /* a section's bytes as they are */
 #define TWPP_PACK_ZSTD 1        /* a section's bytes as one zstd frame */
 #define TWPP_ZSTD_LEVEL 9
+#define TWPP_CHUNK 4096         /* function blocks are packed in chunks of about this many bytes */
 
 /* Bytes of each part as written (Tables 3.2, 3.3, 3.5). */
 typedef struct twpp_sizes {
@@ -33,15 +34,16 @@ typedef struct twpp_sizes {
     uint64_t paths;             /* per function: (trace, dict, calls), */
     uint64_t traces;            /* compacted traces in TWPP form, */
     uint64_t dicts;             /* dictionaries: bytes before packing */
-    uint64_t blocks;            /* the function blocks as stored (packed) */
+    uint64_t blocks;            /* the function blocks as stored (packed in chunks) */
     uint64_t total;
     twpp_plus_sizes plus;       /* TWPP+'s sections (0 without them) */
 } twpp_sizes;
 
 /* Writes m to path (functions reordered most-called first; m is not
  * changed), with TWPP+'s sections from plus (finished; NULL: none). 0,
- * or -1 with a message in err. Per-function block sizes go to
- * fn_bytes[i] for m's function i when fn_bytes is not NULL. */
+ * or -1 with a message in err. Per-function block sizes (before packing;
+ * consecutive small blocks share a zstd chunk) go to fn_bytes[i] for m's
+ * function i when fn_bytes is not NULL. */
 int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twpp_sizes *sz,
                uint64_t *fn_bytes, char *err, size_t errlen);
 

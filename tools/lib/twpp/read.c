@@ -19,6 +19,7 @@
 #include "twpp/bytes.h"
 #include "twpp/file_internal.h"
 #include "twpp/lzw.h"
+#include "twpp/symtab.h"
 #include "twpp/timestamps.h"
 
 uint64_t twpp_read_limit = UINT32_MAX - 1;
@@ -83,21 +84,7 @@ static int read_symbols(twpp_file *f, const uint8_t *p, uint64_t n)
     twpp_model *m = &f->m;
     if (m->symbols || m->nsymbols > n / 6 + 1 || !(m->symbols = calloc((size_t)m->nsymbols + 1, sizeof *m->symbols)))
         return -1;
-    for (uint32_t s = 0; s < m->nsymbols && !c.bad; s++) {
-        twpp_symbol *y = &m->symbols[s];
-        y->addr = cur_uv(&c, UINT64_MAX);
-        y->block = (uint32_t)cur_uv(&c, UINT32_MAX);
-        y->exit = (uint32_t)cur_uv(&c, UINT32_MAX);
-        y->ninstrs = (uint32_t)cur_uv(&c, UINT32_MAX);
-        y->jump = (uint32_t)cur_uv(&c, MR_JUMP_OTHER);
-        uint64_t wl = cur_uv(&c, (uint64_t)(c.end - c.p));
-        if (c.bad || !(y->where = malloc(wl + 1)))
-            return -1;
-        memcpy(y->where, c.p, wl);
-        y->where[wl] = 0;
-        c.p += wl;
-    }
-    return c.bad || c.p != c.end ? -1 : 0;
+    return twpp_symtab_read(&c, m->symbols, m->nsymbols) < 0 || c.p != c.end ? -1 : 0;
 }
 
 /* The function table (see pack_functions in file.c); blocks is where
@@ -111,6 +98,8 @@ static int read_functions(twpp_file *f, const uint8_t *p, uint64_t n, uint64_t b
         uint64_t off = cur_uv(&c, f->size);
         f->fn_off[i] = blocks + off;
         f->fn_len[i] = cur_uv(&c, f->size);
+        f->fn_at[i] = cur_uv(&c, UINT64_MAX);
+        f->fn_raw[i] = cur_uv(&c, UINT64_MAX);
         fn->calls = cur_uv(&c, UINT64_MAX);
         fn->entry = cur_uv(&c, UINT64_MAX);
         uint64_t nl = cur_uv(&c, (uint64_t)(c.end - c.p));
@@ -209,8 +198,10 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     f->m.functions = calloc(nf, sizeof *f->m.functions);
     f->fn_off = calloc(nf, sizeof *f->fn_off);
     f->fn_len = calloc(nf, sizeof *f->fn_len);
+    f->fn_at = calloc(nf, sizeof *f->fn_at);
+    f->fn_raw = calloc(nf, sizeof *f->fn_raw);
     f->loaded = calloc(nf, 1);
-    if (!table || !f->m.functions || !f->fn_off || !f->fn_len || !f->loaded)
+    if (!table || !f->m.functions || !f->fn_off || !f->fn_len || !f->fn_at || !f->fn_raw || !f->loaded)
         rc = fail(err, errlen, "corrupt header");
     else if (twpp_unpack(table, h.names_len, &names, &names_len) < 0 ||
              read_functions(f, names, names_len, h.dcg + h.dcg_len) < 0)
@@ -275,6 +266,8 @@ void twpp_close(twpp_file *f)
     free(m->threads);
     free(f->fn_off);
     free(f->fn_len);
+    free(f->fn_at);
+    free(f->fn_raw);
     free(f->loaded);
     twpp_close_plus(f);
     free(f);
@@ -308,7 +301,7 @@ static int read_dict(twpp_cur *c, uint32_t nsymbols, twpp_seq *d)
 {
     uint64_t chains = cur_uv(c, (uint64_t)(c->end - c->p) / 3);
     size_t cap = 1;
-    int64_t last = -1;
+    int64_t last = -1, prev = 0;
     if (c->bad || !(d->v = malloc(sizeof *d->v)))
         return -1;
     d->v[0] = (uint32_t)chains;
@@ -318,8 +311,12 @@ static int read_dict(twpp_cur *c, uint32_t nsymbols, twpp_seq *d)
         if (len < 2 || (ARRAY_FIT(d->v, cap, d->n + len + 1) < 0))
             return c->bad = 1, -1;
         d->v[d->n++] = (uint32_t)len;
-        for (uint64_t i = 0; i < len; i++)
-            d->v[d->n++] = (uint32_t)cur_uv(c, nsymbols ? nsymbols - 1 : 0);
+        for (uint64_t i = 0; i < len; i++) {    /* deltas (write_dict in file.c) */
+            prev += cur_sv(c);
+            if (prev < 0 || prev >= (int64_t)nsymbols)
+                c->bad = 1;
+            d->v[d->n++] = (uint32_t)prev;
+        }
         if ((int64_t)d->v[d->n - len] <= last)
             c->bad = 1;
         last = d->v[d->n - len];
@@ -360,8 +357,9 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
     uint8_t *p = twpp_read_at(f, f->fn_off[i], f->fn_len[i]), *raw = NULL;
     uint64_t rawn = 0;
     int rc = -1;
-    if (p && twpp_unpack(p, f->fn_len[i], &raw, &rawn) == 0) {
-        twpp_cur c = { raw, raw + rawn, 0 };
+    if (p && twpp_unpack(p, f->fn_len[i], &raw, &rawn) == 0 &&
+        f->fn_at[i] <= rawn && f->fn_raw[i] <= rawn - f->fn_at[i]) {
+        twpp_cur c = { raw + f->fn_at[i], raw + f->fn_at[i] + f->fn_raw[i], 0 };
         rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols);
     }
     free(p);
