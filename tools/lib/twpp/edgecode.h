@@ -15,6 +15,11 @@
  * The deltas are ours, not the dissertation's: a loop's BC0 runs 1, 2,
  * 3, ..., which Sequitur cannot shorten, while its deltas are 1, 1, 1.
  * The same coding packs the edges buffered while the trace is read.
+ *
+ * Runs. A column is fed to Sequitur run-length coded: terminal 2v is the
+ * value v, terminal 2r+1 says "the value before, r more times" (r >= 1).
+ * Sequitur would fold a run of n equal values into log n rules anyway,
+ * but it would take n steps to do it; a loop's columns are mostly runs.
  */
 #ifndef MEMREC_TWPP_EDGECODE_H
 #define MEMREC_TWPP_EDGECODE_H
@@ -61,6 +66,35 @@ static inline int twpp_edge_decode(twpp_edge_state *st, uint32_t g, const uint64
                       { (uint32_t)col[2], (uint32_t)wf, (uint32_t)wb }, (uint32_t)col[5] };
     *st = (twpp_edge_state){ e->load.fc, e->load.bc, e->store.fc, e->store.bc };
     return 0;
+}
+
+/* One column's run-length coder: feed values, emit terminals. */
+typedef struct twpp_run {
+    uint64_t value, more;       /* the current value, and its repeats not emitted */
+    int started;
+} twpp_run;
+
+/* Feeds v; calls emit(ctx, terminal) for what is complete. Non-zero
+ * from emit is returned at once. */
+static inline int twpp_run_put(twpp_run *r, uint64_t v, int (*emit)(void *, uint64_t), void *ctx)
+{
+    if (r->started && v == r->value) {
+        r->more++;
+        return 0;
+    }
+    int rc = r->more ? emit(ctx, r->more << 1 | 1) : 0;
+    r->value = v;
+    r->more = 0;
+    r->started = 1;
+    return rc ? rc : emit(ctx, v << 1);
+}
+
+/* Emits the pending repeats at the end. */
+static inline int twpp_run_end(twpp_run *r, int (*emit)(void *, uint64_t), void *ctx)
+{
+    int rc = r->more ? emit(ctx, r->more << 1 | 1) : 0;
+    r->more = 0;
+    return rc;
 }
 
 #endif

@@ -69,6 +69,18 @@ int twpp_load_symbols(twpp_file *f, char *err, size_t errlen);
 /* Reads function i's block (once). 0, or -1 with a message in err. */
 int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen);
 
+/* Function i's block as extracting its traces needs it (Table 3.4):
+ * paths and dictionaries read, each trace left in TWPP form (its length
+ * in traces[t].n, v NULL; counts[t] per DBB its timestamps, twpp_ts_skim)
+ * rather than expanded. A later twpp_load_function reads it whole. 0, or
+ * -1 with a message in err. */
+int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen);
+
+/* Blocks of path p of a function read lazily: the sum over its trace's
+ * DBBs of their timestamps times the length of their chain in the path's
+ * dictionary. */
+uint64_t twpp_path_blocks(const twpp_function *fn, uint32_t p);
+
 /* Reads the DCG. 0, or -1 with a message in err. */
 int twpp_load_dcg(twpp_file *f, char *err, size_t errlen);
 

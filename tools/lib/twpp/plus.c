@@ -12,13 +12,19 @@
 #include "twpp/edgecode.h"
 
 /* A point while building: the public entry, its machine instruction,
- * its buffered edges (edgecode varints) and, after finish, its block of
- * six serialized grammars. */
+ * its buffered edges and, after finish, its block of six serialized
+ * grammars. The buffer holds groups: an edge's six column values
+ * (edgecode.h) as varints and how many more edges repeat them (a loop's
+ * edges mostly do: same deltas, same store point); the group being
+ * counted is in last and repeats until flushed. */
 typedef struct point {
     twpp_point pub;
     uint32_t insn;
     uint64_t unwritten;         /* loads that read memory no store wrote */
     twpp_edge_state st;
+    uint64_t last[TWPP_COLUMNS];
+    uint64_t repeats;           /* edges equal to last not yet in the buffer */
+    int grouped;                /* last holds a group */
     twpp_buf edges;
     twpp_buf block;
 } point;
@@ -154,6 +160,18 @@ static const uint32_t *points_of(twpp_plus *p, const twpp_where *w, const access
     return g;
 }
 
+/* Writes the group in last, if any, to the buffer. */
+static void flush_group(point *pt)
+{
+    if (!pt->grouped)
+        return;
+    for (int k = 0; k < TWPP_COLUMNS; k++)
+        buf_uv(&pt->edges, pt->last[k]);
+    buf_uv(&pt->edges, pt->repeats);
+    pt->repeats = 0;
+    pt->grouped = 0;
+}
+
 /* A load by point g: its edge buffered, or counted as unwritten. */
 static int load(twpp_plus *p, point *pt, const twpp_instance *in, const mr_access *a)
 {
@@ -168,9 +186,14 @@ static int load(twpp_plus *p, point *pt, const twpp_instance *in, const mr_acces
     }
     uint64_t col[TWPP_COLUMNS];
     twpp_edge_encode(&pt->st, &e, col);
-    for (int k = 0; k < TWPP_COLUMNS; k++)
-        buf_uv(&pt->edges, col[k]);
     pt->pub.edges++;
+    if (pt->grouped && !memcmp(col, pt->last, sizeof col)) {
+        pt->repeats++;
+        return 0;
+    }
+    flush_group(pt);
+    memcpy(pt->last, col, sizeof col);
+    pt->grouped = 1;
     return pt->edges.err ? -1 : 0;
 }
 
@@ -205,33 +228,50 @@ int twpp_plus_exec(twpp_plus *p, const twpp_where *w, const mr_event *ev)
     return 0;
 }
 
+/* twpp_run's emit: one terminal into a Sequitur builder. */
+static int append(void *sq, uint64_t terminal)
+{
+    return sq_append(sq, terminal);
+}
+
 /* Point pt's kept edges as six Sequitur grammars in pt->block: per
- * column a varint length and sq_serialize's blob. */
+ * column (run-length coded, edgecode.h) a varint length and
+ * sq_serialize's blob. */
 static int make_grammars(twpp_plus *p, point *pt, int keep_all)
 {
+    flush_group(pt);            /* before reading: it may move the buffer */
     sequitur *sq[TWPP_COLUMNS] = { 0 };
     twpp_cur c = { pt->edges.p, pt->edges.p + pt->edges.n, 0 };
     twpp_edge_state in = { 0 }, out = { 0 };
+    twpp_run run[TWPP_COLUMNS] = { { 0 } };
     int rc = 0;
     for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
         rc = (sq[k] = sq_new()) ? 0 : -1;
-    uint64_t kept = 0;
-    for (uint64_t i = 0; i < pt->pub.edges && rc == 0; i++) {
-        uint64_t col[TWPP_COLUMNS];
-        twpp_edge e;
+    uint64_t kept = 0, seen = 0;
+    while (c.p < c.end && rc == 0) {
+        uint64_t col[TWPP_COLUMNS], repeats;
         for (int k = 0; k < TWPP_COLUMNS; k++)
             col[k] = cur_uv(&c, UINT64_MAX);
-        if (c.bad || twpp_edge_decode(&in, (uint32_t)(pt - p->points), col, &e) < 0) {
-            rc = -1;
-            break;
+        repeats = cur_uv(&c, UINT64_MAX);
+        for (uint64_t r = 0; r <= repeats && rc == 0; r++, seen++) {
+            twpp_edge e;
+            uint64_t out_col[TWPP_COLUMNS];
+            if (c.bad || twpp_edge_decode(&in, (uint32_t)(pt - p->points), col, &e) < 0) {
+                rc = -1;
+                break;
+            }
+            if (!keep_all && pt->pub.single && p->points[e.store.point].pub.single)
+                continue;       /* both ends at one known address: control flow recovers it */
+            twpp_edge_encode(&out, &e, out_col);
+            for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+                rc = twpp_run_put(&run[k], out_col[k], append, sq[k]);
+            kept++;
         }
-        if (!keep_all && pt->pub.single && p->points[e.store.point].pub.single)
-            continue;           /* both ends at one known address: control flow recovers it */
-        twpp_edge_encode(&out, &e, col);
-        for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-            rc = sq_append(sq[k], col[k]);
-        kept++;
     }
+    if (seen != pt->pub.edges)
+        rc = -1;
+    for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+        rc = twpp_run_end(&run[k], append, sq[k]);
     for (int k = 0; k < TWPP_COLUMNS && rc == 0 && kept; k++) {
         sq_grammar *gr = sq_finish(sq[k]);
         void *blob = NULL;

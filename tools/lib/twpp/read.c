@@ -237,6 +237,23 @@ twpp_file *twpp_open(const char *path, char *err, size_t errlen)
     return f;
 }
 
+/* Frees what a function's block gave. */
+static void free_function_block(twpp_function *fn)
+{
+    for (uint32_t k = 0; fn->traces && k < fn->ntraces; k++)
+        free(fn->traces[k].v);
+    for (uint32_t k = 0; fn->dicts && k < fn->ndicts; k++)
+        free(fn->dicts[k].v);
+    for (uint32_t k = 0; fn->counts && k < fn->ntraces; k++)
+        free(fn->counts[k].v);
+    free(fn->paths);
+    free(fn->traces);
+    free(fn->dicts);
+    free(fn->counts);
+    fn->paths = NULL;
+    fn->traces = fn->dicts = fn->counts = NULL;
+}
+
 void twpp_close(twpp_file *f)
 {
     if (!f)
@@ -250,13 +267,7 @@ void twpp_close(twpp_file *f)
     for (uint32_t i = 0; m->functions && i < m->nfunctions; i++) {
         twpp_function *fn = &m->functions[i];
         free(fn->name);
-        free(fn->paths);
-        for (uint32_t k = 0; fn->traces && k < fn->ntraces; k++)
-            free(fn->traces[k].v);
-        for (uint32_t k = 0; fn->dicts && k < fn->ndicts; k++)
-            free(fn->dicts[k].v);
-        free(fn->traces);
-        free(fn->dicts);
+        free_function_block(fn);
     }
     free(m->functions);
     for (uint32_t i = 0; m->threads && i < m->nthreads; i++) {
@@ -324,7 +335,7 @@ static int read_dict(twpp_cur *c, uint32_t nsymbols, twpp_seq *d)
     return c->bad ? -1 : 0;
 }
 
-static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols)
+static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols, int lazy)
 {
     uint64_t room = (uint64_t)(c->end - c->p);
     fn->npaths = (uint32_t)cur_uv(c, room / 3);
@@ -341,31 +352,64 @@ static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols)
         fn->paths[p].dict = (uint32_t)cur_uv(c, fn->ndicts ? fn->ndicts - 1 : 0);
         fn->paths[p].calls = cur_uv(c, fn->calls);
     }
+    if (lazy && !(fn->counts = calloc((size_t)fn->ntraces + 1, sizeof *fn->counts)))
+        return -1;
     for (uint32_t t = 0; t < fn->ntraces && !c->bad; t++)
-        if (twpp_ts_read(c, nsymbols, &fn->traces[t]) < 0)
+        if (lazy ? twpp_ts_skim(c, nsymbols, &fn->counts[t]) < 0
+                 : twpp_ts_read(c, nsymbols, &fn->traces[t]) < 0)
             c->bad = 1;
+        else if (lazy)
+            fn->traces[t].n = fn->counts[t].v[0];
     for (uint32_t d = 0; d < fn->ndicts && !c->bad; d++)
         read_dict(c, nsymbols, &fn->dicts[d]);
     return c->bad || c->p != c->end ? -1 : 0;
 }
 
-int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
+/* Reads function i's block, whole or lazily (loaded[i]: 1 whole, 3 lazy,
+ * 2 corrupt). */
+static int load_function(twpp_file *f, uint32_t i, int lazy, char *err, size_t errlen)
 {
-    if (f->loaded[i])
-        return f->loaded[i] == 1 ? 0
-             : fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
+    if (f->loaded[i] == 1 || (lazy && f->loaded[i] == 3))
+        return 0;
+    if (f->loaded[i] == 2)
+        return fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
+    free_function_block(&f->m.functions[i]);    /* a lazy read before a whole one */
     uint8_t *p = twpp_read_at(f, f->fn_off[i], f->fn_len[i]), *raw = NULL;
     uint64_t rawn = 0;
     int rc = -1;
     if (p && twpp_unpack(p, f->fn_len[i], &raw, &rawn) == 0 &&
         f->fn_at[i] <= rawn && f->fn_raw[i] <= rawn - f->fn_at[i]) {
         twpp_cur c = { raw + f->fn_at[i], raw + f->fn_at[i] + f->fn_raw[i], 0 };
-        rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols);
+        rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols, lazy);
     }
     free(p);
     free(raw);
-    f->loaded[i] = rc < 0 ? 2 : 1;  /* what a corrupt block left is freed at close */
+    f->loaded[i] = rc < 0 ? 2 : lazy ? 3 : 1;  /* what a corrupt block left is freed at close */
     return rc < 0 ? fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name) : 0;
+}
+
+int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
+{
+    return load_function(f, i, 0, err, errlen);
+}
+
+int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen)
+{
+    return load_function(f, i, 1, err, errlen);
+}
+
+uint64_t twpp_path_blocks(const twpp_function *fn, uint32_t p)
+{
+    const twpp_seq *c = &fn->counts[fn->paths[p].trace], *d = &fn->dicts[fn->paths[p].dict];
+    const uint32_t *chain = d->v + 1, *end = d->v + d->n;
+    uint64_t blocks = 0;
+    for (uint32_t k = 1; k + 1 < c->n; k += 2) {    /* DBBs and chains both by increasing head */
+        while (chain < end && chain[1] < c->v[k])
+            chain += 1 + chain[0];
+        uint64_t len = chain < end && chain[1] == c->v[k] ? chain[0] : 1;
+        blocks += len * c->v[k + 1];
+    }
+    return blocks;
 }
 
 /* The DCG's bytes expanded, or NULL. */

@@ -194,3 +194,44 @@ int twpp_ts_read(twpp_cur *c, uint32_t nsymbols, twpp_seq *t)
     }
     return 0;
 }
+
+int twpp_ts_skim(twpp_cur *c, uint32_t nsymbols, twpp_seq *counts)
+{
+    uint64_t n = cur_uv(c, twpp_read_limit);
+    uint64_t ndbb = cur_uv(c, n);
+    uint64_t taken = 0;
+    int64_t last_id = -1;
+    counts->v = NULL;
+    counts->n = 0;
+    if (c->bad || !(counts->v = malloc((2 * ndbb + 1) * sizeof *counts->v)))
+        return c->bad = 1, -1;
+    counts->v[counts->n++] = (uint32_t)n;
+    for (uint64_t d = 0; d < ndbb && !c->bad; d++) {
+        uint64_t id = cur_uv(c, nsymbols ? nsymbols - 1 : 0);
+        uint64_t entries = cur_uv(c, n), times = 0;
+        int64_t prev = 0;
+        if ((int64_t)id <= last_id)
+            c->bad = 1;
+        last_id = (int64_t)id;
+        for (uint64_t e = 0; e < entries && !c->bad; e++) {
+            int64_t l, h, step;
+            if (read_entry(c, prev, &l, &h, &step) < 0 || (uint64_t)h > n) {
+                c->bad = 1;
+                break;
+            }
+            times += (uint64_t)((h - l) / step + 1);
+            prev = h;
+        }
+        counts->v[counts->n++] = (uint32_t)id;
+        counts->v[counts->n++] = (uint32_t)times;
+        taken += times;
+    }
+    if (!c->bad && taken != n)
+        c->bad = 1;
+    if (c->bad) {
+        free(counts->v);
+        counts->v = NULL;
+        return -1;
+    }
+    return 0;
+}

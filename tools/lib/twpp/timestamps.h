@@ -40,4 +40,11 @@ int twpp_ts_form(const twpp_seq *trace, uint32_t nsymbols, twpp_dbb_fn fn, void 
  * with c->bad set (or out of memory). */
 int twpp_ts_read(twpp_cur *c, uint32_t nsymbols, twpp_seq *trace);
 
+/* Reads one in TWPP form without expanding its series: counts gets
+ * [length, then per DBB its id and its number of timestamps] (malloc'd),
+ * the trace's shape checked (ids increasing and below nsymbols, entries
+ * after one another within the length, as many timestamps as the length)
+ * but not that no two DBBs share a timestamp. 0, or -1 with c->bad set. */
+int twpp_ts_skim(twpp_cur *c, uint32_t nsymbols, twpp_seq *counts);
+
 #endif
