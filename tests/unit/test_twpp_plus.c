@@ -184,6 +184,60 @@ static void test_figure_4_5_rule(void **state)
     twpp_close(f);
 }
 
+/* A long loop (two stores taking turns over a ring of addresses, two
+ * loads behind them): its load points' buffers fill several zstd'd chunks
+ * (plus.c's EDGE_CHUNK), and the edges still come back exactly as an
+ * exact pass run here gives them. */
+static void test_long_loop(void **state)
+{
+    (void)state;
+    enum { N = 40000 };
+    twpp_builder *b = twpp_builder_new();
+    twpp_plus *p = twpp_plus_new();
+    twpp_deps *d = twpp_deps_new();
+    static twpp_edge want[2][N];
+    uint32_t nwant[2] = { 0, 0 };
+    for (uint32_t i = 0; i < N; i++) {
+        const uint64_t st[] = { 0x10000 + 8 * (i % 5), 0x10000 + 8 * ((i + 2) % 5) };
+        const uint64_t ld[] = { 0x10000 + 8 * ((i + 1) % 5), 0x10000 + 8 * ((i * 3) % 5) };
+        run_block(b, p, 3, st);     /* points 0, 1 */
+        run_block(b, p, 4, ld);     /* points 2, 3 */
+        for (int k = 0; k < 2; k++) {
+            twpp_instance s = { (uint32_t)k, 1, i + 1 };
+            assert_int_equal(twpp_deps_store(d, &s, st[k], 8), 0);
+        }
+        for (int k = 0; k < 2; k++) {
+            twpp_instance l = { 2 + (uint32_t)k, 1, i + 1 };
+            twpp_edge e;
+            if (twpp_deps_load(d, &l, ld[k], 8, &e) == 1)
+                want[k][nwant[k]++] = e;
+        }
+    }
+    twpp_model *m = twpp_finish(b, NULL);
+    assert_int_equal(twpp_plus_finish(p, NULL, 0), 0);
+    char err[256];
+    twpp_sizes sz;
+    assert_int_equal(twpp_write(m, p, path, &sz, NULL, err, sizeof err), 0);
+    twpp_model_free(m);
+    twpp_plus_free(p);
+    twpp_deps_free(d);
+    twpp_file *f = twpp_open(path, err, sizeof err);
+    assert_non_null(f);
+    for (int k = 0; k < 2; k++) {
+        twpp_edge_iter *it = twpp_edges_open(f, 2 + (uint32_t)k, err, sizeof err);
+        twpp_edge e;
+        assert_non_null(it);
+        for (uint32_t i = 0; i < nwant[k]; i++) {
+            assert_int_equal(twpp_edges_next(it, &e), 1);
+            assert_memory_equal(&e, &want[k][i], sizeof e);
+        }
+        assert_int_equal(twpp_edges_next(it, &e), 0);
+        twpp_edges_close(it);
+    }
+    assert_true(nwant[0] > N / 2);
+    twpp_close(f);
+}
+
 /* BC is the symbol's instance within its own call: a recursive call
  * counts from 1 and its caller's count goes on after it returns. */
 static void test_instances_across_recursion(void **state)
@@ -434,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_figure_4_5_all),
         cmocka_unit_test(test_figure_4_5_rule),
         cmocka_unit_test(test_instances_across_recursion),
+        cmocka_unit_test(test_long_loop),
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_corrupt_plus),
     };

@@ -4,12 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "algo/sequitur.h"
 #include "base/array.h"
 #include "base/u64map.h"
 #include "stream/access.h"
 #include "twpp/deps.h"
 #include "twpp/edgecode.h"
+
+#define EDGE_CHUNK 16384         /* a point's buffered groups are zstd'd in chunks of this */
 
 /* A point while building: the public entry, its machine instruction,
  * its buffered edges and, after finish, its block of six serialized
@@ -25,7 +29,8 @@ typedef struct point {
     uint64_t last[TWPP_COLUMNS];
     uint64_t repeats;           /* edges equal to last not yet in the buffer */
     int grouped;                /* last holds a group */
-    twpp_buf edges;
+    twpp_buf edges;             /* groups not yet packed */
+    twpp_buf packed;            /* chunks: varint packed length, raw length, zstd frame */
     twpp_buf block;
 } point;
 
@@ -77,6 +82,7 @@ void twpp_plus_free(twpp_plus *p)
     u64map_free(&p->point_of);
     for (uint32_t i = 0; i < p->npoints; i++) {
         free(p->points[i].edges.p);
+        free(p->points[i].packed.p);
         free(p->points[i].block.p);
     }
     free(p->points);
@@ -170,6 +176,23 @@ static void flush_group(point *pt)
     buf_uv(&pt->edges, pt->repeats);
     pt->repeats = 0;
     pt->grouped = 0;
+    if (pt->edges.n < EDGE_CHUNK || pt->edges.err)
+        return;
+    /* a full chunk zstd'd: a loop's edges repeat with short periods (two
+     * stores taking turns) that the groups miss and zstd does not */
+    size_t cap = ZSTD_compressBound(pt->edges.n);
+    uint8_t *z = malloc(cap);
+    size_t zn = z ? ZSTD_compress(z, cap, pt->edges.p, pt->edges.n, 1) : 0;
+    if (!z || ZSTD_isError(zn))
+        pt->edges.err = 1;
+    else {
+        buf_uv(&pt->packed, zn);
+        buf_uv(&pt->packed, pt->edges.n);
+        buf_bytes(&pt->packed, z, zn);
+        pt->edges.err |= pt->packed.err;
+        pt->edges.n = 0;
+    }
+    free(z);
 }
 
 /* A load by point g: its edge buffered, or counted as unwritten. */
@@ -237,43 +260,82 @@ static int append(void *sq, uint64_t terminal)
 /* Point pt's kept edges as six Sequitur grammars in pt->block: per
  * column (run-length coded, edgecode.h) a varint length and
  * sq_serialize's blob. */
-static int make_grammars(twpp_plus *p, point *pt, int keep_all)
+/* Turning one point's buffered groups into its six columns. */
+typedef struct feeder {
+    twpp_plus *p;
+    point *pt;
+    int keep_all;
+    sequitur *sq[TWPP_COLUMNS];
+    twpp_run run[TWPP_COLUMNS];
+    twpp_edge_state in, out;
+    uint64_t kept, seen;
+} feeder;
+
+/* Feeds the groups in [q, q + n) (whole groups: a chunk never splits
+ * one); the edges kept go through the run-length coders into Sequitur. */
+static int feed_groups(feeder *fd, const uint8_t *q, size_t n)
 {
-    flush_group(pt);            /* before reading: it may move the buffer */
-    sequitur *sq[TWPP_COLUMNS] = { 0 };
-    twpp_cur c = { pt->edges.p, pt->edges.p + pt->edges.n, 0 };
-    twpp_edge_state in = { 0 }, out = { 0 };
-    twpp_run run[TWPP_COLUMNS] = { { 0 } };
+    twpp_cur c = { q, q + n, 0 };
     int rc = 0;
-    for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-        rc = (sq[k] = sq_new()) ? 0 : -1;
-    uint64_t kept = 0, seen = 0;
     while (c.p < c.end && rc == 0) {
         uint64_t col[TWPP_COLUMNS], repeats;
         for (int k = 0; k < TWPP_COLUMNS; k++)
             col[k] = cur_uv(&c, UINT64_MAX);
         repeats = cur_uv(&c, UINT64_MAX);
-        for (uint64_t r = 0; r <= repeats && rc == 0; r++, seen++) {
+        for (uint64_t r = 0; r <= repeats && rc == 0; r++, fd->seen++) {
             twpp_edge e;
             uint64_t out_col[TWPP_COLUMNS];
-            if (c.bad || twpp_edge_decode(&in, (uint32_t)(pt - p->points), col, &e) < 0) {
-                rc = -1;
-                break;
-            }
-            if (!keep_all && pt->pub.single && p->points[e.store.point].pub.single)
+            if (c.bad || twpp_edge_decode(&fd->in, (uint32_t)(fd->pt - fd->p->points), col, &e) < 0)
+                return -1;
+            if (!fd->keep_all && fd->pt->pub.single && fd->p->points[e.store.point].pub.single)
                 continue;       /* both ends at one known address: control flow recovers it */
-            twpp_edge_encode(&out, &e, out_col);
+            twpp_edge_encode(&fd->out, &e, out_col);
             for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-                rc = twpp_run_put(&run[k], out_col[k], append, sq[k]);
-            kept++;
+                rc = twpp_run_put(&fd->run[k], out_col[k], append, fd->sq[k]);
+            fd->kept++;
         }
     }
-    if (seen != pt->pub.edges)
+    return rc;
+}
+
+/* Feeds the point's packed chunks, then its last raw one. */
+static int feed_point(feeder *fd)
+{
+    point *pt = fd->pt;
+    twpp_cur c = { pt->packed.p, pt->packed.p + pt->packed.n, 0 };
+    uint8_t *raw = NULL;
+    int rc = 0;
+    while (c.p < c.end && rc == 0) {
+        uint64_t zn = cur_uv(&c, (uint64_t)(c.end - c.p)), rn = cur_uv(&c, EDGE_CHUNK * 2);
+        if (c.bad || (!raw && !(raw = malloc(EDGE_CHUNK * 2))) ||
+            ZSTD_decompress(raw, rn, c.p, zn) != rn)
+            rc = -1;
+        else
+            rc = feed_groups(fd, raw, rn);
+        c.p += zn;
+    }
+    free(raw);
+    return rc ? rc : feed_groups(fd, pt->edges.p, pt->edges.n);
+}
+
+/* Point pt's kept edges as six Sequitur grammars in pt->block: per
+ * column (run-length coded, edgecode.h) a varint length and
+ * sq_serialize's blob. */
+static int make_grammars(twpp_plus *p, point *pt, int keep_all)
+{
+    feeder fd = { .p = p, .pt = pt, .keep_all = keep_all };
+    int rc = 0;
+    flush_group(pt);
+    for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+        rc = (fd.sq[k] = sq_new()) ? 0 : -1;
+    if (rc == 0)
+        rc = feed_point(&fd);
+    if (fd.seen != pt->pub.edges)
         rc = -1;
     for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-        rc = twpp_run_end(&run[k], append, sq[k]);
-    for (int k = 0; k < TWPP_COLUMNS && rc == 0 && kept; k++) {
-        sq_grammar *gr = sq_finish(sq[k]);
+        rc = twpp_run_end(&fd.run[k], append, fd.sq[k]);
+    for (int k = 0; k < TWPP_COLUMNS && rc == 0 && fd.kept; k++) {
+        sq_grammar *gr = sq_finish(fd.sq[k]);
         void *blob = NULL;
         size_t len = 0;
         rc = gr && sq_serialize(gr, &blob, &len) == 0 ? 0 : -1;
@@ -288,12 +350,13 @@ static int make_grammars(twpp_plus *p, point *pt, int keep_all)
         sq_grammar_free(gr);
     }
     for (int k = 0; k < TWPP_COLUMNS; k++)
-        sq_free(sq[k]);
-    pt->pub.dropped = pt->pub.edges - kept;
+        sq_free(fd.sq[k]);
+    pt->pub.dropped = pt->pub.edges - fd.kept;
     pt->pub.grammar_bytes = pt->block.n;
-    pt->pub.edges = kept;
+    pt->pub.edges = fd.kept;
     free(pt->edges.p);
-    pt->edges = (twpp_buf){ 0 };
+    free(pt->packed.p);
+    pt->edges = pt->packed = (twpp_buf){ 0 };
     return rc;
 }
 
