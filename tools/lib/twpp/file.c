@@ -10,6 +10,7 @@
 
 #include "base/array.h"
 #include "twpp/bytes.h"
+#include "twpp/file_internal.h"
 #include "twpp/lzw.h"
 #include "twpp/symtab.h"
 #include "twpp/timestamps.h"
@@ -113,9 +114,10 @@ static int compress_dcg(const twpp_buf *raw, twpp_buf *out, twpp_sizes *sz)
 }
 
 /* A section as stored: a codec byte (TWPP_PACK_RAW or TWPP_PACK_ZSTD),
- * the raw length, then the bytes, zstd'd when that is smaller. Each
- * function's block is packed on its own, so it is still read alone. */
-static void pack(twpp_buf *out, const twpp_buf *raw)
+ * the raw length, then the bytes, zstd'd when that is smaller. Chunks of
+ * function blocks and of dependence grammars are packed on their own, so
+ * that each is still read alone. */
+void twpp_pack(twpp_buf *out, const twpp_buf *raw)
 {
     size_t cap = ZSTD_compressBound(raw->n);
     uint8_t *z = raw->err ? NULL : malloc(cap + 1);
@@ -143,8 +145,8 @@ static int lay_out_plus(const twpp_plus *plus, const uint32_t *rank, layout *L, 
 {
     twpp_buf points = {0}, index = {0};
     int rc = plus ? twpp_plus_write(plus, rank, &points, &index, &L->grammars, &sz->plus) : 0;
-    pack(&L->points, &points);
-    pack(&L->index, &index);
+    twpp_pack(&L->points, &points);
+    twpp_pack(&L->index, &index);
     sz->plus.points = L->points.n;
     sz->plus.index = L->index.n;
     free(points.p);
@@ -157,7 +159,7 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
 {
     twpp_buf raw = {0}, part = {0};
     twpp_symtab_write(&part, m->symbols, m->nsymbols);
-    pack(&L->symbols, &part);
+    twpp_pack(&L->symbols, &part);
     part.n = 0;
     uint32_t first = 0;         /* the first function of the chunk being filled */
     for (uint32_t i = 0; i < m->nfunctions; i++) {
@@ -167,7 +169,7 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
         if (part.n < TWPP_CHUNK && i + 1 < m->nfunctions)
             continue;           /* small blocks share a chunk: zstd needs context */
         uint64_t at = L->blocks.n;
-        pack(&L->blocks, &part);
+        twpp_pack(&L->blocks, &part);
         for (; first <= i; first++) {
             L->fn_off[first] = at;
             L->fn_len[first] = L->blocks.n - at;
@@ -202,7 +204,7 @@ static void pack_functions(layout *L, const twpp_model *m, const uint32_t *order
         buf_uv(&raw, nl);
         buf_bytes(&raw, f->name, nl);
     }
-    pack(&L->names, &raw);
+    twpp_pack(&L->names, &raw);
     free(raw.p);
 }
 

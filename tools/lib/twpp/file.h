@@ -24,6 +24,7 @@
 #define TWPP_PACK_ZSTD 1        /* a section's bytes as one zstd frame */
 #define TWPP_ZSTD_LEVEL 9
 #define TWPP_CHUNK 4096         /* function blocks are packed in chunks of about this many bytes */
+#define TWPP_GRAMMAR_CHUNK 16384    /* and dependence grammars in chunks of about this many */
 
 /* Bytes of each part as written (Tables 3.2, 3.3, 3.5). */
 typedef struct twpp_sizes {

@@ -13,7 +13,8 @@
 /* A load point's entry of the load index. */
 typedef struct twpp_load_entry {
     uint32_t point;
-    uint64_t off, len;          /* its six grammars in the file */
+    uint64_t off, len;          /* the packed chunk holding its six grammars */
+    uint64_t at, n;             /* and where they are in the chunk unpacked */
 } twpp_load_entry;
 
 struct twpp_file {
@@ -43,6 +44,10 @@ uint8_t *twpp_read_at(const twpp_file *f, uint64_t off, uint64_t n);
 /* A packed section's bytes (see pack() in file.c), malloc'd in *out with
  * *outn bytes; 0, or -1 when corrupt. */
 int twpp_unpack(const uint8_t *p, uint64_t n, uint8_t **out, uint64_t *outn);
+
+/* Appends raw to out packed: codec byte, raw length, bytes (zstd when
+ * smaller). */
+void twpp_pack(twpp_buf *out, const twpp_buf *raw);
 
 /* Frees what edges.c read. */
 void twpp_close_plus(twpp_file *f);

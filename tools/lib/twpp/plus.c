@@ -12,6 +12,7 @@
 #include "stream/access.h"
 #include "twpp/deps.h"
 #include "twpp/edgecode.h"
+#include "twpp/file_internal.h"
 
 #define EDGE_CHUNK 16384         /* a point's buffered groups are zstd'd in chunks of this */
 
@@ -421,19 +422,31 @@ int twpp_plus_write(const twpp_plus *p, const uint32_t *rank, twpp_buf *points,
                     twpp_buf *index, twpp_buf *grammars, twpp_plus_sizes *sz)
 {
     uint32_t last = 0;
+    twpp_buf chunk = {0};       /* the grammars of consecutive load points */
+    uint64_t chunk_at = 0, prev_chunk = 0;
     for (uint32_t g = 0; g < p->npoints; g++) {
         const point *pt = &p->points[g];
         write_point(points, &pt->pub, rank);
         if (!pt->pub.loads)
             continue;
         buf_uv(index, g - last);    /* load points in increasing order, as gaps */
+        buf_uv(index, chunk_at - prev_chunk);   /* its chunk (0: the previous point's, */
+        prev_chunk = chunk_at;                  /* its grammars right after that point's) */
         buf_uv(index, pt->block.n);
         buf_uv(index, pt->pub.edges);
         buf_uv(index, pt->pub.dropped);
-        buf_bytes(grammars, pt->block.p, pt->block.n);
+        buf_bytes(&chunk, pt->block.p, pt->block.n);
         sz->edges_raw += pt->pub.edges * TWPP_COLUMNS * 4;
         last = g;
+        if (chunk.n >= TWPP_GRAMMAR_CHUNK) {    /* small grammars packed together: */
+            twpp_pack(grammars, &chunk);        /* their headers repeat */
+            chunk_at = grammars->n;
+            chunk.n = 0;
+        }
     }
+    if (chunk.n)
+        twpp_pack(grammars, &chunk);
+    free(chunk.p);
     sz->grammars = grammars->n;
     sz->grammar_symbols = p->grammar_symbols;
     return points->err || index->err || grammars->err ? -1 : 0;
