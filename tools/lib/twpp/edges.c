@@ -170,9 +170,7 @@ struct twpp_edge_iter {
     uint64_t items;
     sq_grammar *g[TWPP_COLUMNS];
     sq_iter *it[TWPP_COLUMNS];
-    uint64_t value[TWPP_COLUMNS], more[TWPP_COLUMNS];    /* run-length decoding: the */
-    uint64_t peek[TWPP_COLUMNS];                        /* value, its repeats left, a */
-    int ahead[TWPP_COLUMNS];                            /* terminal looked ahead */
+    twpp_rep rep[TWPP_COLUMNS];     /* repeat decoding per column */
     twpp_edge_state st;
 };
 
@@ -196,7 +194,7 @@ static int read_grammars(twpp_edge_iter *it, const uint8_t *p, uint64_t n, uint6
     for (int k = 0; k < TWPP_COLUMNS && edges; k++) {
         uint64_t len = cur_uv(&c, (uint64_t)(c.end - c.p));
         if (c.bad || !(it->g[k] = sq_deserialize(c.p, len, why, sizeof why)) ||
-            sq_expanded_length(it->g[k], 0) > 2 * edges || !(it->it[k] = sq_iter_new(it->g[k], 0)))
+            sq_expanded_length(it->g[k], 0) > edges || !(it->it[k] = sq_iter_new(it->g[k], 0)))
             return -1;
         it->items += sq_symbol_count(it->g[k]);
         c.p += len;
@@ -236,41 +234,14 @@ twpp_edge_iter *twpp_edges_open(twpp_file *f, uint32_t g, char *err, size_t errl
     return it;
 }
 
-/* Column k's next terminal: the one looked ahead, else the grammar's.
- * 1, or 0 at its end. */
-static int next_terminal(twpp_edge_iter *it, int k, uint64_t *t)
-{
-    if (it->ahead[k]) {
-        it->ahead[k] = 0;
-        *t = it->peek[k];
-        return 1;
-    }
-    return sq_iter_next(it->it[k], t) == 1;
-}
+/* twpp_rep_get's source: column k's grammar. */
+typedef struct column {
+    sq_iter *it;
+} column;
 
-/* Column k's next value, run-length decoded (edgecode.h): a value
- * terminal, and the run after it if there is one. 0, or -1 when the
- * column ran dry or a run stands where a value should. */
-static int next_value(twpp_edge_iter *it, int k, uint64_t *v)
+static int next_terminal(void *ctx, uint64_t *t)
 {
-    uint64_t t;
-    if (it->more[k]) {
-        it->more[k]--;
-        *v = it->value[k];
-        return 0;
-    }
-    if (!next_terminal(it, k, &t) || (t & 1))
-        return -1;
-    *v = it->value[k] = t >> 1;
-    if (next_terminal(it, k, &t)) {
-        if (t & 1)
-            it->more[k] = t >> 1;       /* >= 1: the coder never writes a run of 0 */
-        else
-            it->ahead[k] = 1, it->peek[k] = t;
-        if (t == 1)
-            return -1;
-    }
-    return 0;
+    return sq_iter_next(((column *)ctx)->it, t) == 1;
 }
 
 /* After the last edge every column must be spent. */
@@ -278,7 +249,7 @@ static int all_spent(twpp_edge_iter *it)
 {
     uint64_t t;
     for (int k = 0; k < TWPP_COLUMNS; k++)
-        if (it->more[k] || it->ahead[k] || sq_iter_next(it->it[k], &t) == 1)
+        if (it->rep[k].m || sq_iter_next(it->it[k], &t) == 1)
             return 0;
     return 1;
 }
@@ -288,9 +259,11 @@ int twpp_edges_next(twpp_edge_iter *it, twpp_edge *e)
     uint64_t col[TWPP_COLUMNS];
     if (!it->left)
         return 0;
-    for (int k = 0; k < TWPP_COLUMNS; k++)
-        if (next_value(it, k, &col[k]) < 0)
+    for (int k = 0; k < TWPP_COLUMNS; k++) {
+        column src = { it->it[k] };
+        if (twpp_rep_get(&it->rep[k], next_terminal, &src, &col[k]) < 0)
             return -1;
+    }
     if (--it->left == 0 && !all_spent(it))
         return -1;
     return twpp_edge_decode(&it->st, it->point, col, e) < 0 || e->store.point >= it->npoints ? -1 : 1;

@@ -62,6 +62,8 @@ struct twpp_plus {
     size_t scratch_cap;
     twpp_plus_counts counts;
     uint64_t grammar_symbols;
+    ZSTD_CCtx *cctx;            /* for the edge chunks */
+    ZSTD_DCtx *dctx;
 };
 
 twpp_plus *twpp_plus_new(void)
@@ -91,6 +93,8 @@ void twpp_plus_free(twpp_plus *p)
         free(p->cache[i].g);
     free(p->cache);
     free(p->scratch);
+    ZSTD_freeCCtx(p->cctx);
+    ZSTD_freeDCtx(p->dctx);
     free(p);
 }
 
@@ -168,7 +172,7 @@ static const uint32_t *points_of(twpp_plus *p, const twpp_where *w, const access
 }
 
 /* Writes the group in last, if any, to the buffer. */
-static void flush_group(point *pt)
+static void flush_group(twpp_plus *p, point *pt)
 {
     if (!pt->grouped)
         return;
@@ -183,8 +187,10 @@ static void flush_group(point *pt)
      * stores taking turns) that the groups miss and zstd does not */
     size_t cap = ZSTD_compressBound(pt->edges.n);
     uint8_t *z = malloc(cap);
-    size_t zn = z ? ZSTD_compress(z, cap, pt->edges.p, pt->edges.n, 1) : 0;
-    if (!z || ZSTD_isError(zn))
+    if (!p->cctx)
+        p->cctx = ZSTD_createCCtx();    /* one context for all: making one per chunk cost a fifth */
+    size_t zn = z && p->cctx ? ZSTD_compressCCtx(p->cctx, z, cap, pt->edges.p, pt->edges.n, 1) : 0;
+    if (!z || !p->cctx || ZSTD_isError(zn))
         pt->edges.err = 1;
     else {
         buf_uv(&pt->packed, zn);
@@ -215,7 +221,7 @@ static int load(twpp_plus *p, point *pt, const twpp_instance *in, const mr_acces
         pt->repeats++;
         return 0;
     }
-    flush_group(pt);
+    flush_group(p, pt);
     memcpy(pt->last, col, sizeof col);
     pt->grouped = 1;
     return pt->edges.err ? -1 : 0;
@@ -252,14 +258,14 @@ int twpp_plus_exec(twpp_plus *p, const twpp_where *w, const mr_event *ev)
     return 0;
 }
 
-/* twpp_run's emit: one terminal into a Sequitur builder. */
+/* twpp_rep's emit: one terminal into a Sequitur builder. */
 static int append(void *sq, uint64_t terminal)
 {
     return sq_append(sq, terminal);
 }
 
 /* Point pt's kept edges as six Sequitur grammars in pt->block: per
- * column (run-length coded, edgecode.h) a varint length and
+ * column (repeats coded as copies, edgecode.h) a varint length and
  * sq_serialize's blob. */
 /* Turning one point's buffered groups into its six columns. */
 typedef struct feeder {
@@ -267,13 +273,13 @@ typedef struct feeder {
     point *pt;
     int keep_all;
     sequitur *sq[TWPP_COLUMNS];
-    twpp_run run[TWPP_COLUMNS];
+    twpp_rep rep[TWPP_COLUMNS];
     twpp_edge_state in, out;
     uint64_t kept, seen;
 } feeder;
 
 /* Feeds the groups in [q, q + n) (whole groups: a chunk never splits
- * one); the edges kept go through the run-length coders into Sequitur. */
+ * one); the edges kept go through the repeat coders into Sequitur. */
 static int feed_groups(feeder *fd, const uint8_t *q, size_t n)
 {
     twpp_cur c = { q, q + n, 0 };
@@ -292,7 +298,7 @@ static int feed_groups(feeder *fd, const uint8_t *q, size_t n)
                 continue;       /* both ends at one known address: control flow recovers it */
             twpp_edge_encode(&fd->out, &e, out_col);
             for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-                rc = twpp_run_put(&fd->run[k], out_col[k], append, fd->sq[k]);
+                rc = twpp_rep_put(&fd->rep[k], out_col[k], append, fd->sq[k]);
             fd->kept++;
         }
     }
@@ -308,8 +314,10 @@ static int feed_point(feeder *fd)
     int rc = 0;
     while (c.p < c.end && rc == 0) {
         uint64_t zn = cur_uv(&c, (uint64_t)(c.end - c.p)), rn = cur_uv(&c, EDGE_CHUNK * 2);
-        if (c.bad || (!raw && !(raw = malloc(EDGE_CHUNK * 2))) ||
-            ZSTD_decompress(raw, rn, c.p, zn) != rn)
+        if (!fd->p->dctx)
+            fd->p->dctx = ZSTD_createDCtx();
+        if (c.bad || !fd->p->dctx || (!raw && !(raw = malloc(EDGE_CHUNK * 2))) ||
+            ZSTD_decompressDCtx(fd->p->dctx, raw, rn, c.p, zn) != rn)
             rc = -1;
         else
             rc = feed_groups(fd, raw, rn);
@@ -320,13 +328,13 @@ static int feed_point(feeder *fd)
 }
 
 /* Point pt's kept edges as six Sequitur grammars in pt->block: per
- * column (run-length coded, edgecode.h) a varint length and
+ * column (repeats coded as copies, edgecode.h) a varint length and
  * sq_serialize's blob. */
 static int make_grammars(twpp_plus *p, point *pt, int keep_all)
 {
     feeder fd = { .p = p, .pt = pt, .keep_all = keep_all };
     int rc = 0;
-    flush_group(pt);
+    flush_group(p, pt);
     for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
         rc = (fd.sq[k] = sq_new()) ? 0 : -1;
     if (rc == 0)
@@ -334,7 +342,7 @@ static int make_grammars(twpp_plus *p, point *pt, int keep_all)
     if (fd.seen != pt->pub.edges)
         rc = -1;
     for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-        rc = twpp_run_end(&fd.run[k], append, fd.sq[k]);
+        rc = twpp_rep_flush(&fd.rep[k], append, fd.sq[k]);
     for (int k = 0; k < TWPP_COLUMNS && rc == 0 && fd.kept; k++) {
         sq_grammar *gr = sq_finish(fd.sq[k]);
         void *blob = NULL;
