@@ -75,6 +75,19 @@ check_eq "--dependences $g: one line per edge the database counts" "$edges" \
   "$(grep -cE '^  \[<A[0-9]+,[0-9]+,[0-9]+>, <A[0-9]+,[0-9]+,[0-9]+>, [0-9]+\]  A[0-9]+ ' "$TMP/dep.out")"
 "$TW" --dependences "$fl" "$db" >"$TMP/dep2.out"
 check "--dependences $fl: includes A$g" grep -q "^load point A$g " "$TMP/dep2.out"
+"$BIN/trace-db" "$TMP/t.db" query twpp_plus_sizes >"$TMP/q2"
+check "--db: twpp_plus_sizes compares TWPP+ with the trace with addresses" \
+  grep -qE '^twpp\+ \(control \+ memory\) +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+$' "$TMP/q2"
+check_eq "--db: twpp_dependences' edges equal the load points' sum" \
+  "$(sqlite3 "$TMP/t.db" "SELECT sum(edges) FROM twpp_load_points")" \
+  "$(sqlite3 "$TMP/t.db" "SELECT edges FROM twpp_dependences")"
+"$TW" -q --no-dependences -o "$TMP/c.twpp" "$TMP/linked_list.trace" >/dev/null
+"$TW" --expand "$TMP/c.twpp" | cmp -s - "$TMP/linked_list.wx"
+check_eq "--no-dependences: the same expansion" 0 $?
+"$TW" --dependences 1 "$TMP/c.twpp" >/dev/null 2>"$TMP/err"
+check_eq "--no-dependences: no load points in the file" "trace-twpp: $TMP/c.twpp: no load point '1'" "$(cat "$TMP/err")"
+"$TW" --all-edges --no-dependences "$TMP/linked_list.trace" >/dev/null 2>&1
+check_eq "--all-edges with --no-dependences: status 2" 2 $?
 "$TW" --dependences nope:1 "$db" >/dev/null 2>"$TMP/err"
 check_eq "unknown load point: status 1" 1 $?
 check_eq "unknown load point: one line" "trace-twpp: $db: no load point 'nope:1'" "$(cat "$TMP/err")"
