@@ -161,21 +161,32 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
     twpp_symtab_write(&part, m->symbols, m->nsymbols);
     twpp_pack(&L->symbols, &part);
     part.n = 0;
+    twpp_buf one = {0};
     uint32_t first = 0;         /* the first function of the chunk being filled */
-    for (uint32_t i = 0; i < m->nfunctions; i++) {
-        L->fn_at[i] = part.n;
-        write_function(&part, &m->functions[order[i]], m->nsymbols, sz);
-        L->fn_raw[i] = part.n - L->fn_at[i];
-        if (part.n < TWPP_CHUNK && i + 1 < m->nfunctions)
-            continue;           /* small blocks share a chunk: zstd needs context */
-        uint64_t at = L->blocks.n;
-        twpp_pack(&L->blocks, &part);
-        for (; first <= i; first++) {
-            L->fn_off[first] = at;
-            L->fn_len[first] = L->blocks.n - at;
+    for (uint32_t i = 0; i <= m->nfunctions; i++) {
+        one.n = 0;
+        if (i < m->nfunctions)
+            write_function(&one, &m->functions[order[i]], m->nsymbols, sz);
+        /* small blocks share a chunk (zstd needs context), but a block
+         * that would take the chunk past TWPP_CHUNK starts a new one, so
+         * that reading a small function never unpacks a big one */
+        if (part.n && (i == m->nfunctions || part.n + one.n > TWPP_CHUNK)) {
+            uint64_t at = L->blocks.n;
+            twpp_pack(&L->blocks, &part);
+            for (; first < i; first++) {
+                L->fn_off[first] = at;
+                L->fn_len[first] = L->blocks.n - at;
+            }
+            part.n = 0;
         }
-        part.n = 0;
+        if (i < m->nfunctions) {
+            L->fn_at[i] = part.n;
+            L->fn_raw[i] = one.n;
+            buf_bytes(&part, one.p, one.n);
+            part.err |= one.err;
+        }
     }
+    free(one.p);
     sz->blocks = L->blocks.n;
     free(part.p);
     write_dcg(&raw, m, rank);

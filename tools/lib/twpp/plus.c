@@ -437,6 +437,11 @@ int twpp_plus_write(const twpp_plus *p, const uint32_t *rank, twpp_buf *points,
         write_point(points, &pt->pub, rank);
         if (!pt->pub.loads)
             continue;
+        if (chunk.n && chunk.n + pt->block.n > TWPP_GRAMMAR_CHUNK) {
+            twpp_pack(grammars, &chunk);        /* small grammars packed together (their */
+            chunk_at = grammars->n;             /* headers repeat), a big one alone */
+            chunk.n = 0;
+        }
         buf_uv(index, g - last);    /* load points in increasing order, as gaps */
         buf_uv(index, chunk_at - prev_chunk);   /* its chunk (0: the previous point's, */
         prev_chunk = chunk_at;                  /* its grammars right after that point's) */
@@ -446,11 +451,6 @@ int twpp_plus_write(const twpp_plus *p, const uint32_t *rank, twpp_buf *points,
         buf_bytes(&chunk, pt->block.p, pt->block.n);
         sz->edges_raw += pt->pub.edges * TWPP_COLUMNS * 4;
         last = g;
-        if (chunk.n >= TWPP_GRAMMAR_CHUNK) {    /* small grammars packed together: */
-            twpp_pack(grammars, &chunk);        /* their headers repeat */
-            chunk_at = grammars->n;
-            chunk.n = 0;
-        }
     }
     if (chunk.n)
         twpp_pack(grammars, &chunk);
