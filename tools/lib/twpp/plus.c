@@ -176,9 +176,20 @@ static void flush_group(twpp_plus *p, point *pt)
 {
     if (!pt->grouped)
         return;
-    for (int k = 0; k < TWPP_COLUMNS; k++)
-        buf_uv(&pt->edges, pt->last[k]);
-    buf_uv(&pt->edges, pt->repeats);
+    /* room for a whole group at once, then the varints written in place:
+     * this runs once per group, most of a build's buffering */
+    if (ARRAY_FIT(pt->edges.p, pt->edges.cap, pt->edges.n + (TWPP_COLUMNS + 1) * 10) < 0) {
+        pt->edges.err = 1;
+        return;
+    }
+    uint8_t *q = pt->edges.p + pt->edges.n;
+    for (int k = 0; k <= TWPP_COLUMNS; k++) {
+        uint64_t v = k < TWPP_COLUMNS ? pt->last[k] : pt->repeats;
+        for (; v >= 0x80; v >>= 7)
+            *q++ = (uint8_t)(v | 0x80);
+        *q++ = (uint8_t)v;
+    }
+    pt->edges.n = (size_t)(q - pt->edges.p);
     pt->repeats = 0;
     pt->grouped = 0;
     if (pt->edges.n < EDGE_CHUNK || pt->edges.err)
@@ -289,6 +300,19 @@ static int feed_groups(feeder *fd, const uint8_t *q, size_t n)
         for (int k = 0; k < TWPP_COLUMNS; k++)
             col[k] = cur_uv(&c, UINT64_MAX);
         repeats = cur_uv(&c, UINT64_MAX);
+        if (c.bad)
+            return -1;
+        if (fd->keep_all || !fd->pt->pub.single) {
+            /* nothing of this point is dropped: the kept edges' columns
+             * are the buffered ones, no need to decode and encode again */
+            for (uint64_t r = 0; r <= repeats && rc == 0; r++) {
+                for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+                    rc = twpp_rep_put(&fd->rep[k], col[k], append, fd->sq[k]);
+            }
+            fd->seen += repeats + 1;
+            fd->kept += repeats + 1;
+            continue;
+        }
         for (uint64_t r = 0; r <= repeats && rc == 0; r++, fd->seen++) {
             twpp_edge e;
             uint64_t out_col[TWPP_COLUMNS];
