@@ -60,6 +60,7 @@ typedef struct twpp_plus_counts {
     uint64_t accesses, loads, stores;   /* dynamic; a modify counts once in each */
     uint64_t edges, dropped, unwritten;
     uint64_t single_loads, single_stores;   /* static load and store points with one address */
+    uint64_t scan_sum, scan_max;    /* accesses from each edge's store to its load (twpp_deps_scan) */
 } twpp_plus_counts;
 
 typedef struct twpp_plus twpp_plus;
