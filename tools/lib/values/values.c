@@ -1,6 +1,7 @@
 /* values.c: the value profile of fields and instructions; see values.h. */
 #include "values/values.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -294,4 +295,33 @@ const values_group *values_group_totals(const values *p, uint32_t id)
 {
     static const values_group none;
     return id < p->capgroups ? &p->groups[id] : &none;
+}
+
+const char *values_unseen_note(const values *p, char *buf, size_t n)
+{
+    const values_summary *s = &p->s;
+    uint64_t unseen = s->in.accesses - s->in.valued;
+    if (!unseen)
+        return NULL;
+    const char *why;
+    switch (s->mode) {
+    case VALUES_MODE_NONE:
+        why = "the trace was recorded with --values=none; record with --values=all";
+        break;
+    case VALUES_MODE_POINTERS:
+        why = "the trace was recorded with --values=pointers (8-byte integer "
+              "accesses only); record with --values=all";
+        break;
+    case VALUES_MODE_ALL:
+        why = "the recorder keeps no value of an access wider than 8 bytes (vector)";
+        break;
+    default:
+        why = "the trace does not say how values were recorded";
+    }
+    snprintf(buf, n, "%llu of %llu accesses (%.1f%%) carry no value and are left out "
+             "of the classes (%llu wider than 8 bytes): %s",
+             (unsigned long long)unseen, (unsigned long long)s->in.accesses,
+             100.0 * (double)unseen / (double)s->in.accesses,
+             (unsigned long long)s->unvalued_wide, why);
+    return buf;
 }

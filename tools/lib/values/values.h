@@ -22,6 +22,7 @@
 #ifndef MEMREC_VALUES_VALUES_H
 #define MEMREC_VALUES_VALUES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "memrec_trace.h"
 #include "base/distinct.h"
@@ -135,6 +136,10 @@ const values_group *values_group_totals(const values *p, uint32_t id);
 
 /* The table size for top: 2 * top, at least 2. */
 uint32_t values_table_size(const values_options *o);
+
+/* What the profile could not see, one line into buf (n bytes): the
+ * accesses without a value and why; NULL when every access had one. */
+const char *values_unseen_note(const values *p, char *buf, size_t n);
 
 /* The recorder's --values mode from its options text (NULL: unknown). */
 values_mode values_mode_of(const char *tool_options);
