@@ -100,24 +100,24 @@ static void top_values(void **state)
     topv_add(t, K, 1);
     topv_add(t, K, 2);          /* table full: 7x10, 9x5, 1x1, 2x1 */
     topv_add(t, K, 3);          /* replaces 1 (least, first): 3 x2, error 1 */
-    topv_sort(t);
+    topv_sort(t, K);
     assert_int_equal(t->n, 4);
-    assert_int_equal(t->e[0].value, 7);
-    assert_int_equal(t->e[0].count, 10);
-    assert_int_equal(t->e[0].error, 0);
-    assert_int_equal(t->e[1].value, 9);
-    assert_int_equal(t->e[1].count, 5);
-    assert_int_equal(t->e[2].value, 3);
-    assert_int_equal(t->e[2].count, 2);
-    assert_int_equal(t->e[2].error, 1);
-    assert_int_equal(t->e[3].value, 2);
-    assert_int_equal(t->e[3].count, 1);
+    assert_int_equal(topv_get(t, K, 0).value, 7);
+    assert_int_equal(topv_get(t, K, 0).count, 10);
+    assert_int_equal(topv_get(t, K, 0).error, 0);
+    assert_int_equal(topv_get(t, K, 1).value, 9);
+    assert_int_equal(topv_get(t, K, 1).count, 5);
+    assert_int_equal(topv_get(t, K, 2).value, 3);
+    assert_int_equal(topv_get(t, K, 2).count, 2);
+    assert_int_equal(topv_get(t, K, 2).error, 1);
+    assert_int_equal(topv_get(t, K, 3).value, 2);
+    assert_int_equal(topv_get(t, K, 3).count, 1);
     /* after sorting, counting goes on */
     topv_add(t, K, 9);
     topv_add(t, K, 9);
-    topv_sort(t);
-    assert_int_equal(t->e[1].value, 9);
-    assert_int_equal(t->e[1].count, 7);
+    topv_sort(t, K);
+    assert_int_equal(topv_get(t, K, 1).value, 9);
+    assert_int_equal(topv_get(t, K, 1).count, 7);
     free(t);
 }
 
@@ -137,10 +137,10 @@ static void top_values_frequent_survives(void **state)
             n++;
         }
     }
-    topv_sort(t);
-    assert_int_equal(t->e[0].value, 42);
-    assert_true(t->e[0].count >= 500);
-    assert_true(t->e[0].count - t->e[0].error <= 500);
+    topv_sort(t, K);
+    assert_int_equal(topv_get(t, K, 0).value, 42);
+    assert_true(topv_get(t, K, 0).count >= 500);
+    assert_true(topv_get(t, K, 0).count - topv_get(t, K, 0).error <= 500);
     free(t);
 }
 

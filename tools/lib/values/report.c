@@ -24,23 +24,24 @@ static void print_value(FILE *out, uint64_t v)
 }
 
 /* "  top: 0 52.0%, 8 10.0-12.5%" (sorts t): the share Space-Saving
- * guarantees, or the range it bounds; values it cannot tell from noise
- * (count - error = 0) are left out. */
-static void print_top(FILE *out, topv *t, uint32_t top, uint64_t valued)
+ * guarantees, or the range it bounds; values not guaranteed 0.1% of the
+ * accesses are left out (in a stream of many values, the table's last
+ * entries are mostly error). */
+static void print_top(FILE *out, topv *t, uint32_t k, uint32_t top, uint64_t valued)
 {
-    topv_sort(t);
+    topv_sort(t, k);
     uint32_t shown = 0;
     for (uint32_t i = 0; i < t->n && shown < top; i++) {
-        const topv_entry *e = &t->e[i];
-        if (e->count == e->error)
+        topv_entry e = topv_get(t, k, i);
+        if ((e.count - e.error) * 1000 < valued)
             continue;
         fputs(shown++ ? ", " : "  top: ", out);
-        print_value(out, e->value);
-        if (e->error)
-            fprintf(out, " %.1f-%.1f%%", pct(e->count - e->error, valued),
-                    pct(e->count, valued));
+        print_value(out, e.value);
+        if (e.error)
+            fprintf(out, " %.1f-%.1f%%", pct(e.count - e.error, valued),
+                    pct(e.count, valued));
         else
-            fprintf(out, " %.1f%%", pct(e->count, valued));
+            fprintf(out, " %.1f%%", pct(e.count, valued));
     }
 }
 
@@ -127,7 +128,8 @@ static void print_fields(FILE *out, values *p, const uint32_t *order, uint32_t n
         values_field *f = values_field_at(p, order[k]);
         fprintf(out, "  %-40s %4u", field_name(p, f, r, name, sizeof name), f->c.size);
         print_counts(out, &f->c);
-        print_top(out, values_field_top(p, order[k]), top, f->c.valued);
+        print_top(out, values_field_top(p, order[k]), values_table_size(values_get_options(p)), top,
+                  f->c.valued);
         fputc('\n', out);
     }
 }
@@ -153,7 +155,8 @@ static void print_insns(FILE *out, values *p, uint32_t rows, uint32_t top,
         insn_table_text(values_insns(p), r, order[k], name, sizeof name);
         fprintf(out, "  %-40s", name);
         print_counts(out, &in->c);
-        print_top(out, values_insn_top(p, order[k]), top, in->c.valued);
+        print_top(out, values_insn_top(p, order[k]), values_table_size(values_get_options(p)), top,
+                  in->c.valued);
         fputc('\n', out);
     }
     free(order);
@@ -167,13 +170,17 @@ static void print_selected(FILE *out, values *p, const uint32_t *order, uint32_t
     int64_t saved = 0;
     uint32_t ng = values_ngroups(p);
     uint8_t *counted = calloc(ng + 1, 1);
+    values_choice *all = values_choose_all(p, percent);
+    if (!all) {
+        free(counted);
+        return;
+    }
     fprintf(out, "\nFields to compress (at least %u%% of instances compressible), "
             "by accesses\n", percent);
     fprintf(out, "  %-40s %4s %10s %8s %10s %12s\n", "field", "size", "instances",
             "compr.", "objects", "saved bytes");
     for (uint32_t k = 0; k < n; k++) {
-        values_choice c;
-        values_choose(p, order[k], percent, &c);
+        values_choice c = all[order[k]];
         candidates += c.candidate;
         if (!c.selected)
             continue;
@@ -191,6 +198,7 @@ static void print_selected(FILE *out, values *p, const uint32_t *order, uint32_t
         }
     }
     free(counted);
+    free(all);
     if (!selected)
         fputs("  (none)\n", out);
     else if (selected > rows)

@@ -117,8 +117,10 @@ static int store_top(store_ctx *c, topv *t, uint32_t top, int64_t site,
                                          "VALUES (?,?,?,?,?,?,?,?)");
     if (!s)
         return -1;
-    topv_sort(t);
+    uint32_t k = values_table_size(values_get_options(c->p));
+    topv_sort(t, k);
     for (uint32_t i = 0; i < t->n && i < top; i++) {
+        topv_entry e = topv_get(t, k, i);
         sqlite3_bind_int64(s, 1, c->run);
         if (site) {
             sqlite3_bind_int64(s, 2, site);
@@ -130,9 +132,9 @@ static int store_top(store_ctx *c, topv *t, uint32_t top, int64_t site,
             sqlite3_bind_int64(s, 4, insn);
         }
         sqlite3_bind_int64(s, 5, i + 1);
-        sqlite3_bind_int64(s, 6, (int64_t)t->e[i].value);
-        sqlite3_bind_int64(s, 7, (int64_t)t->e[i].count);
-        sqlite3_bind_int64(s, 8, (int64_t)t->e[i].error);
+        sqlite3_bind_int64(s, 6, (int64_t)e.value);
+        sqlite3_bind_int64(s, 7, (int64_t)e.count);
+        sqlite3_bind_int64(s, 8, (int64_t)e.error);
         if (pdb_exec(c->db, s))
             return -1;
     }
@@ -151,13 +153,16 @@ static int store_fields(store_ctx *c, uint32_t top, uint32_t percent,
     if (!s)
         return -1;
     uint8_t *counted = calloc(values_ngroups(c->p) + 1, 1);   /* heap bytes once per group */
-    if (!counted)
+    values_choice *all = values_choose_all(c->p, percent);
+    if (!counted || !all) {
+        free(counted);
+        free(all);
         return -1;
+    }
     int rc = 0;
     for (uint32_t i = 0; i < values_nfields(c->p) && !rc; i++) {
         const values_field *f = values_field_at(c->p, i);
-        values_choice ch;
-        values_choose(c->p, i, percent, &ch);
+        values_choice ch = all[i];
         int64_t site = site_of(c, f->group);
         if (!site) {
             rc = -1;
@@ -179,17 +184,16 @@ static int store_fields(store_ctx *c, uint32_t top, uint32_t percent,
         rc = pdb_exec(c->db, s) || store_top(c, values_field_top(c->p, i), top, site,
                                              f->offset, 0);
         const obj_group *g = values_group_at(c->p, f->group);
-        if (ch.selected && g->kind == OBJ_HEAP) {
-            ++*selected;
+        *selected += ch.selected;
+        if (ch.selected && g->kind == OBJ_HEAP) {      /* heap bytes: heap groups */
             *saved += ch.saved;
             if (!counted[f->group])
                 *heap += values_group_totals(c->p, f->group)->bytes;
             counted[f->group] = 1;
-        } else if (ch.selected) {
-            ++*selected;
         }
     }
     free(counted);
+    free(all);
     return rc;
 }
 

@@ -5,25 +5,29 @@
 
 void topv_add_slow(topv *t, uint32_t k, uint64_t value)
 {
-    uint32_t min = 0;
-    for (uint32_t i = 0; i < t->n; i++) {
-        if (t->e[i].value == value) {
-            t->e[i].count++;
+    uint64_t *values = t->w, *counts = t->w + k, *errors = t->w + 2 * k;
+    for (uint32_t i = 0; i < t->n; i++)
+        if (values[i] == value) {
+            counts[i]++;
             t->last = i;
             return;
         }
-        if (t->e[i].count < t->e[min].count)
-            min = i;
-    }
     if (t->n < k) {                     /* a free entry */
-        t->e[t->n] = (topv_entry){ value, 1, 0 };
+        values[t->n] = value;
+        counts[t->n] = 1;
+        errors[t->n] = 0;
         t->last = t->n++;
         return;
     }
-    /* full: the least counted entry goes, its count becomes the error */
-    t->e[min].error = t->e[min].count;
-    t->e[min].value = value;
-    t->e[min].count++;
+    /* full: the least counted entry (the first of them) goes, its count
+     * becomes the error */
+    uint32_t min = 0;
+    for (uint32_t i = 1; i < k; i++)
+        if (counts[i] < counts[min])
+            min = i;
+    errors[min] = counts[min];
+    values[min] = value;
+    counts[min]++;
     t->last = min;
 }
 
@@ -35,8 +39,16 @@ static int by_count(const void *a, const void *b)
     return x->value < y->value ? -1 : x->value > y->value;
 }
 
-void topv_sort(topv *t)
+void topv_sort(topv *t, uint32_t k)
 {
-    qsort(t->e, t->n, sizeof *t->e, by_count);
+    topv_entry e[t->n ? t->n : 1];
+    for (uint32_t i = 0; i < t->n; i++)
+        e[i] = topv_get(t, k, i);
+    qsort(e, t->n, sizeof *e, by_count);
+    for (uint32_t i = 0; i < t->n; i++) {
+        t->w[i] = e[i].value;
+        t->w[k + i] = e[i].count;
+        t->w[2 * k + i] = e[i].error;
+    }
     t->last = 0;
 }
