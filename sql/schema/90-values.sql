@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS value_fields (
     site           INTEGER NOT NULL REFERENCES alloc_sites(id),  -- the group
     offset         INTEGER NOT NULL,  -- byte offset in the objects (span start)
     span           INTEGER NOT NULL,  -- 1, or 4096 for offsets past the exact ones
-    size           INTEGER NOT NULL,  -- widest access, bytes
+    size           INTEGER NOT NULL,  -- its width, bytes: the widest access with a value
+                                      -- (the selection rule's), else the widest access
     accesses       INTEGER NOT NULL,  -- accesses to the field
     valued         INTEGER NOT NULL,  -- of them, with a recorded value
     small          INTEGER NOT NULL,  -- valued accesses moving a small value

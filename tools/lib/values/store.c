@@ -168,7 +168,8 @@ static int store_fields(store_ctx *c, uint32_t top, uint32_t percent,
             rc = -1;
             break;
         }
-        int64_t v[] = { c->run, site, (int64_t)f->offset, f->span, f->c.size,
+        int64_t v[] = { c->run, site, (int64_t)f->offset, f->span,
+                        f->c.valued_size ? f->c.valued_size : f->c.size,
                         (int64_t)f->c.accesses, (int64_t)f->c.valued,
                         (int64_t)f->c.cls[VC_SMALL], (int64_t)f->c.cls[VC_POINTER],
                         (int64_t)f->c.cls[VC_INCOMPRESSIBLE] };
