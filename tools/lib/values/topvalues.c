@@ -6,12 +6,15 @@
 void topv_add_slow(topv *t, uint32_t k, uint64_t value)
 {
     uint64_t *values = t->w, *counts = t->w + k, *errors = t->w + 2 * k;
-    for (uint32_t i = 0; i < t->n; i++)
+    uint32_t min = 0;                   /* the least counted entry (the first) */
+    for (uint32_t i = 0; i < t->n; i++) {
         if (values[i] == value) {
             counts[i]++;
             t->last = i;
             return;
         }
+        min = counts[i] < counts[min] ? i : min;
+    }
     if (t->n < k) {                     /* a free entry */
         values[t->n] = value;
         counts[t->n] = 1;
@@ -19,12 +22,7 @@ void topv_add_slow(topv *t, uint32_t k, uint64_t value)
         t->last = t->n++;
         return;
     }
-    /* full: the least counted entry (the first of them) goes, its count
-     * becomes the error */
-    uint32_t min = 0;
-    for (uint32_t i = 1; i < k; i++)
-        if (counts[i] < counts[min])
-            min = i;
+    /* full: the least counted entry goes, its count becomes the error */
     errors[min] = counts[min];
     values[min] = value;
     counts[min]++;

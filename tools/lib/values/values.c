@@ -24,7 +24,7 @@ struct values {
 
 uint32_t values_table_size(const values_options *o)
 {
-    return o->top ? 2 * o->top : 2;
+    return (o->top ? o->top : VALUES_DEFAULT_TOP) + 3;
 }
 
 /* Rounds n up to a multiple of 8, so records stay aligned. */

@@ -46,7 +46,7 @@ typedef enum values_mode {
 typedef struct values_options {
     unsigned payload;       /* bits a compressed value keeps (1..63; 15) */
     uint32_t top;           /* most frequent values kept per field and
-                             * instruction (the table holds 2 * top) */
+                             * instruction (the table holds top + 3) */
     uint32_t exact_offsets; /* offsets below: one field each (0: default) */
     uint32_t group_depth;   /* frames defining a heap group (0: 1) */
     const mr_reader *reader;/* the trace's symbols, for the object map */
@@ -134,7 +134,8 @@ uint32_t values_ngroups(const values *p);
 const obj_group *values_group_at(const values *p, uint32_t id);
 const values_group *values_group_totals(const values *p, uint32_t id);
 
-/* The table size for top: 2 * top, at least 2. */
+/* The table size for top: top + 3 (the three beyond the reported ones
+ * keep new values from pushing out the frequent ones at once). */
 uint32_t values_table_size(const values_options *o);
 
 /* What the profile could not see, one line into buf (n bytes): the
