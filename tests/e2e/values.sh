@@ -88,6 +88,14 @@ if [ -x "$SAMPLES/linked_list" ] && command -v valgrind >/dev/null; then
     "$(sqlite3 "$TMP/llp.db" "SELECT group_concat(f.valued, '|') FROM value_fields f JOIN alloc_sites s ON s.id = f.site WHERE s.name LIKE 'main@linked_list.c:%' AND f.offset IN (8, 16) AND f.objects = $N")"
   check_eq "--values=pointers: mode and note stored" "pointers|1" \
     "$(sqlite3 "$TMP/llp.db" "SELECT values_mode, note IS NOT NULL FROM value_runs")"
+  # no values at all: everything counted, nothing classed, and said so
+  valgrind --tool=memrec -q --values=none --memrec-out-file="$TMP/lln.trace" "$SAMPLES/linked_list" 100 >/dev/null
+  "$BIN/trace-values" -q --db "$TMP/lln.db" "$TMP/lln.trace" >"$TMP/out" 2>"$TMP/err"
+  check_eq "--values=none: exit status, quiet" "0 " "$? $(cat "$TMP/err")"
+  check "--values=none: the note says so" \
+    grep -q "^note: \([0-9]*\) of \1 accesses (100.0%) carry no value.*--values=none; record with --values=all" "$TMP/out"
+  check_eq "--values=none: nothing classed, nothing selected" "none|0|0|0" \
+    "$(sqlite3 "$TMP/lln.db" "SELECT values_mode, valued, small + pointer + incompressible, selected FROM value_runs")"
 fi
 
 # ---- queries and plots --------------------------------------------------------------
