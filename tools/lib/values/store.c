@@ -5,7 +5,7 @@
 
 #include "base/array.h"
 #include "db/insn_ids.h"
-#include "objects/groupname.h"
+#include "objects/sites.h"
 #include "values/select.h"
 #include "values/widths.h"
 
@@ -20,81 +20,8 @@ typedef struct store_ctx {
     int64_t run;
     const mr_reader *r;
     values *p;
-    int64_t *site;          /* alloc_sites id by group id, 0: not yet */
-    size_t capsite;
+    obj_sites sites;        /* alloc_sites ids of the groups */
 } store_ctx;
-
-static void bind_text_or_null(sqlite3_stmt *s, int i, const char *t)
-{
-    if (t)
-        sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(s, i);
-}
-
-/* Inserts the alloc_sites row of group g (trace-objects did not write one). */
-static int insert_site(store_ctx *c, const obj_group *g, const char *name)
-{
-    char stack[1024];
-    const mr_symbol *sym = g->kind == OBJ_HEAP && g->depth
-                               ? obj_site_symbol(c->r, g->ips[0]) : NULL;
-    sqlite3_stmt *ins = pdb_prepare(c->db,
-        "INSERT INTO alloc_sites (run, serial, kind, name, function, file, line, "
-        "address, stack, objects, accesses, bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,0)");
-    if (!ins)
-        return -1;
-    sqlite3_bind_int64(ins, 1, c->run);
-    sqlite3_bind_int64(ins, 2, g->id);
-    sqlite3_bind_text(ins, 3, obj_kind_name(g->kind), -1, SQLITE_STATIC);
-    sqlite3_bind_text(ins, 4, name, -1, SQLITE_TRANSIENT);
-    bind_text_or_null(ins, 5, sym ? sym->function : NULL);
-    bind_text_or_null(ins, 6, sym ? sym->file : NULL);
-    if (sym && sym->line)
-        sqlite3_bind_int64(ins, 7, sym->line);
-    else
-        sqlite3_bind_null(ins, 7);
-    sqlite3_bind_int64(ins, 8, (int64_t)(g->kind == OBJ_HEAP && g->depth ? g->ips[0] : g->addr));
-    if (g->kind == OBJ_HEAP) {
-        obj_group_stack(c->r, g, stack, sizeof stack);
-        sqlite3_bind_text(ins, 9, stack, -1, SQLITE_TRANSIENT);
-    } else {
-        sqlite3_bind_null(ins, 9);
-    }
-    sqlite3_bind_int64(ins, 10, (int64_t)values_group_totals(c->p, g->id)->objects);
-    sqlite3_bind_int64(ins, 11, 0);
-    return pdb_exec(c->db, ins);
-}
-
-/* The alloc_sites id of group gid, found or inserted; 0 on error. */
-static int64_t site_of(store_ctx *c, uint32_t gid)
-{
-    if (ARRAY_FIT(c->site, c->capsite, gid + 1) < 0)
-        return 0;
-    if (c->site[gid])
-        return c->site[gid];
-    const obj_group *g = values_group_at(c->p, gid);
-    char name[256];
-    obj_group_name(c->r, g, name, sizeof name);
-    sqlite3_stmt *q = pdb_prepare(c->db, "SELECT id FROM alloc_sites WHERE run = ?1 AND "
-                                         "serial = ?2 AND kind = ?3 AND "
-                                         "substr(name, 1, length(?4)) = ?4");
-    if (!q)
-        return 0;
-    sqlite3_bind_int64(q, 1, c->run);
-    sqlite3_bind_int64(q, 2, gid);
-    sqlite3_bind_text(q, 3, obj_kind_name(g->kind), -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 4, name, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        c->site[gid] = sqlite3_column_int64(q, 0);
-    sqlite3_reset(q);
-    sqlite3_clear_bindings(q);
-    if (!c->site[gid]) {
-        if (insert_site(c, g, name))
-            return 0;
-        c->site[gid] = pdb_last_id(c->db);
-    }
-    return c->site[gid];
-}
 
 /* The range columns: NULL without a value. */
 static void bind_range(sqlite3_stmt *s, int i, const values_counts *v)
@@ -163,7 +90,8 @@ static int store_fields(store_ctx *c, uint32_t top, uint32_t percent,
     for (uint32_t i = 0; i < values_nfields(c->p) && !rc; i++) {
         const values_field *f = values_field_at(c->p, i);
         values_choice ch = all[i];
-        int64_t site = site_of(c, f->group);
+        const obj_group *g = values_group_at(c->p, f->group);
+        int64_t site = obj_sites_id(&c->sites, g, values_group_totals(c->p, g->id)->objects, 0);
         if (!site) {
             rc = -1;
             break;
@@ -184,7 +112,6 @@ static int store_fields(store_ctx *c, uint32_t top, uint32_t percent,
         sqlite3_bind_int64(s, 18, ch.saved);
         rc = pdb_exec(c->db, s) || store_top(c, values_field_top(c->p, i), top, site,
                                              f->offset, 0);
-        const obj_group *g = values_group_at(c->p, f->group);
         *selected += ch.selected;
         if (ch.selected && g->kind == OBJ_HEAP) {      /* heap bytes: heap groups */
             *saved += ch.saved;
@@ -255,11 +182,12 @@ int values_store(pdb *db, int64_t run, values *p, uint32_t top, uint32_t percent
                  const char *note, const mr_reader *r)
 {
     store_ctx c = { .db = db, .run = run, .r = r, .p = p };
+    obj_sites_init(&c.sites, db, run, r);
     uint64_t selected = 0, heap = 0;
     int64_t saved = 0;
     int rc = store_fields(&c, top, percent, &selected, &heap, &saved) ||
              store_insns(&c, top) || store_widths(&c);
-    free(c.site);
+    obj_sites_free(&c.sites);
     if (rc)
         return -1;
     const values_summary *s = values_get_summary(p);
@@ -280,6 +208,7 @@ int values_store(pdb *db, int64_t run, values *p, uint32_t top, uint32_t percent
                     (int64_t)selected, (int64_t)heap, saved };
     for (int k = 0; k < 11; k++)
         sqlite3_bind_int64(st, k + 5, v[k]);
-    bind_text_or_null(st, 16, note);
+    if (note)
+        sqlite3_bind_text(st, 16, note, -1, SQLITE_TRANSIENT);
     return pdb_exec(db, st);
 }
