@@ -6,13 +6,16 @@
  * decisions in docs/trace-redundancy.md.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/cli.h"
 #include "base/opts.h"
 #include "db/session.h"
 #include "redundancy/direct.h"
+#include "redundancy/fromtwpp.h"
 #include "redundancy/redundancy.h"
 #include "redundancy/store.h"
 #include "stream/access.h"
@@ -54,6 +57,7 @@ static mr_reader *reader;
 static access_stream *stream;
 static redund_direct *pass;
 static redund_result result;
+static twpp_file *file;
 static pdb_session db;
 
 static void direct_pass(const char *trace)
@@ -74,6 +78,36 @@ static void direct_pass(const char *trace)
         cli_fail(NULL, "out of memory");
 }
 
+static void from_twpp(const char *path)
+{
+    char err[256];
+    redund_twpp_stats st;
+    if (db_path)
+        pdb_session_start(&db, db_path);
+    if (!(file = twpp_open(path, err, sizeof err)) ||
+        redund_from_twpp(file, &result, &st, err, sizeof err) < 0)
+        cli_fail(path, "%s", err);
+    printf("TWPP+: %" PRIu64 " recorded edges, %" PRIu64 " dropped, %" PRIu64
+           " recovered from control flow (%" PRIu64 " ambiguous)\n", st.edges, st.dropped,
+           st.recovered, st.ambiguous);
+    if (st.disagree)
+        cli_warn(path, "the recovery found other edges than the %" PRIu64 " dropped at %" PRIu32
+                 " load points (threads calling one function?)", st.dropped, st.disagree);
+}
+
+/* The run of a .twpp file: it keeps no process identity, so its path
+ * names the run. */
+static int begin_twpp_run(const char *path, int argc, char **argv)
+{
+    char *options = cli_join(argc, (const char *const *)argv);
+    pdb_run_info info = { .trace = path };
+    int rc = options ? pdb_begin_run(db.db, "redundancy", options, &info, REDUNDANCY_TABLES,
+                                     &db.run) : -1;
+    db.begun = rc == 0;
+    free(options);
+    return rc;
+}
+
 /* Whether path is a .twpp file (by its magic), not a trace. */
 static int is_twpp(const char *path)
 {
@@ -91,12 +125,17 @@ int main(int argc, char **argv)
     char **args;
     cli_init(argv[0]);
     opts_parse(&spec, argc, argv, &args);
-    if (is_twpp(args[0]))
-        cli_fail(args[0], "a TWPP file without TWPP+ dependence edges");
-    direct_pass(args[0]);
+    int twpp = is_twpp(args[0]);
+    if (twpp)
+        from_twpp(args[0]);
+    else
+        direct_pass(args[0]);
     if (db_path &&
-        (pdb_session_begin(&db, "redundancy", REDUNDANCY_TABLES, reader, args[0], argc, argv) < 0 ||
-         redund_store(db.db, db.run, "direct", &result) < 0 || pdb_session_commit(&db) < 0))
+        ((twpp ? begin_twpp_run(args[0], argc, argv)
+               : pdb_session_begin(&db, "redundancy", REDUNDANCY_TABLES, reader, args[0], argc,
+                                   argv)) < 0 ||
+         redund_store(db.db, db.run, twpp ? "twpp" : "direct", &result) < 0 ||
+         pdb_session_commit(&db) < 0))
         cli_fail(db_path, "%s", pdb_session_error(&db));
     if (redund_report(stdout, &result) < 0)
         cli_fail("<stdout>", "cannot write: %s", strerror(errno));
@@ -104,6 +143,8 @@ int main(int argc, char **argv)
     redund_result_free(&result);
     redund_direct_free(pass);
     access_stream_free(stream);
-    mr_reader_close(reader);
+    if (reader)
+        mr_reader_close(reader);
+    twpp_close(file);
     return 0;
 }

@@ -13,10 +13,15 @@
 #define GRANULES (1u << (PAGE_BITS - GRANULE_BITS))
 #define CHUNK_BITS 20                           /* read flags per chunk: 2^20 stores */
 
-/* The last store into one granule and the loads that read it there. */
+/* The last store into one granule and the loads that read it there. A
+ * store instance is one execution of a store instruction: an instruction
+ * that stores several times in one execution (xsave, a push and a store)
+ * makes one instance, as TWPP+'s <G, FC, BC> does; each access still has
+ * its own serial, which orders them as deps.c orders them. */
 typedef struct granule {
-    uint64_t serial;            /* the store instance's number, from 1; 0: never written */
-    uint32_t insn;              /* its instruction */
+    uint64_t serial;            /* the store access's number, from 1; 0: never written */
+    uint64_t instance;          /* its instance's number */
+    uint32_t insn;              /* the instance's instruction */
     uint32_t loads;             /* loads that read it in this granule */
 } granule;
 
@@ -30,7 +35,8 @@ struct redund_direct {
     uint64_t npages;
     uint64_t last_key;          /* a one-page cache before the map */
     granule *last_page;
-    uint64_t serial;            /* store instances so far */
+    uint64_t serial;            /* store accesses so far */
+    uint64_t instances;         /* store instances so far */
     uint64_t **read;            /* bit per store instance: some load read it */
     size_t nchunks, chunk_cap;
     counts *counts;
@@ -107,22 +113,34 @@ static int mark_read(redund_direct *d, uint64_t serial)
     return 1;
 }
 
-int redund_direct_store(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t size)
+/* A store access of instance (0: a new instance of insn). The instance's
+ * number, 0 when out of memory. */
+static uint64_t store_access(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t size,
+                             uint64_t instance, uint32_t owner)
 {
-    counts *c = counts_of(d, insn);
-    if (!c)
-        return -1;
-    c->stores++;
+    if (!instance) {
+        counts *c = counts_of(d, insn);
+        if (!c)
+            return 0;
+        c->stores++;
+        instance = ++d->instances;
+        owner = insn;
+    }
     d->accesses++;
     uint64_t serial = ++d->serial;
     uint64_t last = addr + (size ? size - 1 : 0);
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
         granule *p = page_of(d, g << GRANULE_BITS, 1);
         if (!p)
-            return -1;
-        p[g & (GRANULES - 1)] = (granule){ serial, insn, 0 };
+            return 0;
+        p[g & (GRANULES - 1)] = (granule){ serial, instance, owner, 0 };
     }
-    return 0;
+    return instance;
+}
+
+int redund_direct_store(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t size)
+{
+    return store_access(d, insn, addr, size, 0, 0) ? 0 : -1;
 }
 
 int redund_direct_load(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t size)
@@ -146,7 +164,7 @@ int redund_direct_load(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t 
     }
     if (best->loads++)          /* an earlier load read this store here */
         c->redundant_loads++;
-    int first = mark_read(d, best->serial);
+    int first = mark_read(d, best->instance);
     if (first < 0)
         return -1;
     if (first)
@@ -156,15 +174,29 @@ int redund_direct_load(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t 
 
 int redund_direct_exec(redund_direct *d, const access_exec *x)
 {
-    for (uint64_t j = 0; j < x->repeat; j++)
+    for (uint64_t j = 0; j < x->repeat; j++) {
+        /* The accesses of one instruction are consecutive: the instance
+         * of its stores (one per kind, store or modify) until it changes. */
+        uint64_t instance[2] = { 0, 0 };
+        uint32_t owner[2] = { 0, 0 };
         for (uint32_t i = 0; i < x->n; i++) {
             const mr_access *a = &x->acc[i];
             uint64_t addr = a->addr + (x->strides ? j * x->strides[i] : 0);
+            if (i && a->instr != x->acc[i - 1].instr)
+                instance[0] = instance[1] = 0;
             if ((a->kind & MR_LOAD) && redund_direct_load(d, x->insn[i], addr, a->size) < 0)
                 return -1;
-            if ((a->kind & MR_STORE) && redund_direct_store(d, x->insn[i], addr, a->size) < 0)
-                return -1;
+            if (a->kind & MR_STORE) {
+                int k = a->kind == MR_MODIFY;
+                uint64_t got = store_access(d, x->insn[i], addr, a->size, instance[k], owner[k]);
+                if (!got)
+                    return -1;
+                if (!instance[k])
+                    owner[k] = x->insn[i];
+                instance[k] = got;
+            }
         }
+    }
     return 0;
 }
 
@@ -179,30 +211,57 @@ int redund_direct_counts(const redund_direct *d, uint32_t insn, redund_insn *out
     return 1;
 }
 
+/* Adds c's counts into x. */
+static void add_counts(redund_insn *x, const redund_insn *c)
+{
+    x->loads += c->loads;
+    x->redundant_loads += c->redundant_loads;
+    x->unwritten_loads += c->unwritten_loads;
+    x->stores += c->stores;
+    x->redundant_stores += c->redundant_stores;
+}
+
 int redund_direct_result(const redund_direct *d, const insn_table *t,
                          const mr_reader *r, redund_result *out)
 {
+    u64map at = { 0 };
     memset(out, 0, sizeof *out);
     if (d->ncounts && !(out->insns = calloc(d->ncounts, sizeof *out->insns)))
         return -1;
+    /* One entry per (address, kind), as TWPP+'s points have it: the sizes
+     * an instruction accessed are summed, the size shown is its first
+     * access's (instructions are numbered in order of first sight). */
     uint32_t n = insn_table_count(t);
     for (uint32_t i = 0; i < n && i < d->ncounts; i++) {
-        redund_insn *o = &out->insns[out->n];
-        if (!redund_direct_counts(d, i, o))
+        redund_insn c;
+        if (!redund_direct_counts(d, i, &c))
             continue;
-        out->n++;
         const insn_info *in = insn_table_get(t, i);
+        int added;
+        void **v = u64map_slot_of(&at, in->addr << 2 | in->kind, &added);
+        if (!v)
+            goto oom;
+        if (!added) {
+            add_counts(&out->insns[(uintptr_t)*v - 1], &c);
+            continue;
+        }
+        redund_insn *o = &out->insns[out->n];
+        *v = (void *)(uintptr_t)++out->n;
         char where[SYM_BUF];
+        *o = c;
         o->addr = in->addr;
         o->size = in->size;
         o->kind = in->kind;
-        if (r && !(o->where = strdup(sym_where(r, in->addr, where, sizeof where)))) {
-            redund_result_free(out);
-            return -1;
-        }
+        if (r && !(o->where = strdup(sym_where(r, in->addr, where, sizeof where))))
+            goto oom;
     }
+    u64map_free(&at);
     redund_result_sort(out);
     return 0;
+oom:
+    u64map_free(&at);
+    redund_result_free(out);
+    return -1;
 }
 
 uint64_t redund_direct_accesses(const redund_direct *d) { return d->accesses; }

@@ -11,9 +11,7 @@ static int by_instruction(const void *a, const void *b)
     const redund_insn *x = a, *y = b;
     if (x->addr != y->addr)
         return x->addr < y->addr ? -1 : 1;
-    if (x->kind != y->kind)
-        return x->kind < y->kind ? -1 : 1;
-    return x->size < y->size ? -1 : x->size > y->size;
+    return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
 void redund_result_sort(redund_result *r)

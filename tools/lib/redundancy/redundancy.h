@@ -14,8 +14,11 @@
  *   - a load of memory no store of the trace wrote (initialised data,
  *     the kernel's writes) has no edge: it is counted as unwritten, never
  *     redundant (TWPP+ has nothing to say about it);
- *   - a store instance is redundant when no load ever read from it: it
- *     was overwritten unread, or never read up to the end of the run (the
+ *   - a store instance is one execution of a store instruction (an
+ *     instruction storing several times in one execution, as xsave or
+ *     rep stos may, makes one instance, as TWPP+'s <G, FC, BC> names
+ *     it); it is redundant when no load ever read from it: it was
+ *     overwritten unread, or never read up to the end of the run (the
  *     dissertation's trailing instances, found through the highest
  *     instance number of each store).
  * A modify (read-modify-write) is a load, then a store, of one
@@ -27,16 +30,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One static memory instruction's counts. */
+/* One static memory instruction's counts: a machine instruction and
+ * access kind (the sizes it accessed together). */
 typedef struct redund_insn {
     uint64_t addr;              /* the machine instruction */
-    uint32_t size;              /* bytes it accesses */
+    uint32_t size;              /* bytes of its first access */
     uint8_t kind;               /* mr_access_kind */
     char *where;                /* "function:line" (malloc'd), or NULL */
     uint64_t loads;             /* load instances */
     uint64_t redundant_loads;   /* ... with SN > 1 */
     uint64_t unwritten_loads;   /* ... of memory no store wrote */
-    uint64_t stores;            /* store instances */
+    uint64_t stores;            /* store instances (executions that stored) */
     uint64_t redundant_stores;  /* ... that no load read */
 } redund_insn;
 
@@ -46,8 +50,8 @@ typedef struct redund_result {
     uint32_t n;
 } redund_result;
 
-/* Sorts the instructions by address, then kind, then size: the order of
- * the report, the same for both methods. */
+/* Sorts the instructions by address, then kind: the order of the report,
+ * the same for both methods. */
 void redund_result_sort(redund_result *r);
 
 /* Frees the instructions and their names. */
