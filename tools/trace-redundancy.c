@@ -65,6 +65,7 @@ static void direct_pass(const char *trace)
     mr_event ev;
     access_exec x;
     reader = cli_open_trace(trace);
+    mr_reader_batch(reader, MR_BATCH_REPEATS);     /* runs of one block, in order */
     if (db_path)
         pdb_session_start(&db, db_path);
     if (!(stream = access_stream_new(0)) || !(pass = redund_direct_new()))

@@ -12,6 +12,7 @@
 #define GRANULE_BITS 3                          /* 8-byte granules, as twpp/deps.h */
 #define GRANULES (1u << (PAGE_BITS - GRANULE_BITS))
 #define CHUNK_BITS 20                           /* read flags per chunk: 2^20 stores */
+#define CACHE_BITS 8                            /* pages remembered before the map */
 
 /* The last store into one granule and the loads that read it there. A
  * store instance is one execution of a store instruction: an instruction
@@ -33,8 +34,10 @@ typedef struct counts {
 struct redund_direct {
     u64map pages;               /* address >> PAGE_BITS -> granule[GRANULES] */
     uint64_t npages;
-    uint64_t last_key;          /* a one-page cache before the map */
-    granule *last_page;
+    struct {                    /* a direct-mapped cache of pages before the map */
+        uint64_t key;           /* page number + 1 (0: empty) */
+        granule *page;
+    } cache[1u << CACHE_BITS];
     uint64_t serial;            /* store accesses so far */
     uint64_t instances;         /* store instances so far */
     uint64_t **read;            /* bit per store instance: some load read it */
@@ -69,8 +72,9 @@ void redund_direct_free(redund_direct *d)
 static granule *page_of(redund_direct *d, uint64_t addr, int make)
 {
     uint64_t key = addr >> PAGE_BITS;
-    if (d->last_page && d->last_key == key)
-        return d->last_page;
+    unsigned c = (unsigned)(key & ((1u << CACHE_BITS) - 1));
+    if (d->cache[c].key == key + 1)
+        return d->cache[c].page;
     granule *p = u64map_get(&d->pages, key);
     if (!p && make) {
         int added;
@@ -81,8 +85,8 @@ static granule *page_of(redund_direct *d, uint64_t addr, int make)
         d->npages++;
     }
     if (p) {
-        d->last_key = key;
-        d->last_page = p;
+        d->cache[c].key = key + 1;
+        d->cache[c].page = p;
     }
     return p;
 }
@@ -162,8 +166,10 @@ int redund_direct_load(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t 
         c->unwritten_loads++;
         return 0;
     }
-    if (best->loads++)          /* an earlier load read this store here */
+    if (best->loads++) {        /* an earlier load read this store here */
         c->redundant_loads++;
+        return 0;               /* and marked its instance read */
+    }
     int first = mark_read(d, best->instance);
     if (first < 0)
         return -1;
