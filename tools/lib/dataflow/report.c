@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "dataflow/tscfg.h"
+#include "twpp/edges.h"
 
 int df_table_file(twpp_file *f, df_table_row *rows, df_table_row *total, char *err, size_t errlen)
 {
@@ -73,13 +74,34 @@ static void print_series(FILE *out, const df_series *x)
         fprintf(out, " %" PRIu32 ":%" PRIu32 ":%" PRIu32, x->l, x->h, x->s);
 }
 
+static const char *fn_name(const twpp_model *m, uint32_t fi) { return m->functions[fi].name; }
+
 static const char *where(const twpp_model *m, uint32_t s)
 {
     return s < m->nsymbols && m->symbols[s].where ? m->symbols[s].where : "?";
 }
 
-int df_print_function(FILE *out, const twpp_model *m, uint32_t fi, char *err, size_t errlen)
+/* The function's TWPP+ access points: what --fact names. */
+static void print_points(FILE *out, const twpp_file *f, uint32_t fi)
 {
+    const twpp_model *m = twpp_file_model(f);
+    fprintf(out, "access points (TWPP+; --fact takes AN, and X as a single address):\n");
+    for (uint32_t g = 0; g < twpp_point_count(f); g++) {
+        const twpp_point *pt = twpp_file_point(f, g);
+        if (pt->fn != fi)
+            continue;
+        fprintf(out, "  A%" PRIu32 " %s:%" PRIu32 "@0x%" PRIx64 " %s %" PRIu32 " in DBB block %"
+                PRIu32 " (%s)", g + 1, fn_name(m, fi), pt->line, pt->insn_addr,
+                mr_access_kind_name((int)pt->kind), pt->size, pt->symbol, where(m, pt->symbol));
+        if (pt->single)
+            fprintf(out, " single address 0x%" PRIx64, pt->addr);
+        fprintf(out, ": %" PRIu64 " loads, %" PRIu64 " stores\n", pt->loads, pt->stores);
+    }
+}
+
+int df_print_function(FILE *out, const twpp_file *f, uint32_t fi, char *err, size_t errlen)
+{
+    const twpp_model *m = twpp_file_model(f);
     const twpp_function *fn = &m->functions[fi];
     fprintf(out, "function %s: %" PRIu64 " calls, %" PRIu32 " compacted traces\n", fn->name,
             fn->calls, fn->ntraces);
@@ -102,5 +124,32 @@ int df_print_function(FILE *out, const twpp_model *m, uint32_t fi, char *err, si
         }
         df_cfg_free(&g);
     }
+    print_points(out, f, fi);
     return ferror(out) ? (snprintf(err, errlen, "cannot write"), -1) : 0;
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0; }
+
+int df_print_answer(FILE *out, const twpp_model *m, const df_spec *d, const char *at,
+                    const df_result *r, int check, double ms)
+{
+    fprintf(out, "fact: %s\n", d->text);
+    fprintf(out, "in %s: %" PRIu32 " accesses generate it, %" PRIu32 " kill it (single-address "
+            "points on its granules); %" PRIu32 " more in other functions, not followed through "
+            "calls\n", m->functions[d->fn].name, d->gens, d->kills, d->elsewhere);
+    fprintf(out, "just before %s: %" PRIu64 " executions in %" PRIu32 " of %" PRIu32 " paths (%"
+            PRIu64 " calls)\n", at, r->executions, r->paths, m->functions[d->fn].npaths,
+            m->functions[d->fn].calls);
+    fprintf(out, "  holds %" PRIu64 " (%.1f%%), fails %" PRIu64 " (%.1f%%), undecided at the "
+            "call's entry %" PRIu64 " (%.1f%%)\n", r->holds, pct(r->holds, r->executions),
+            r->fails, pct(r->fails, r->executions), r->entry, pct(r->entry, r->executions));
+    fprintf(out, "propagation: %" PRIu32 " queries, %" PRIu64 " series moved, at most %" PRIu64
+            " pending; %.2f ms with reading the function\n", r->queries, r->steps,
+            r->max_vector, ms);
+    if (check)
+        fprintf(out, "check (forward walk over the expanded paths): holds %" PRIu64 ", fails %"
+                PRIu64 ", undecided %" PRIu64 ": %s\n", r->check.holds, r->check.fails,
+                r->check.entry, r->check.holds == r->holds && r->check.fails == r->fails &&
+                r->check.entry == r->entry ? "the same" : "DIFFERENT");
+    return ferror(out) ? -1 : 0;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dataflow/answer.h"
 #include "dataflow/table.h"
 #include "twpp/file.h"
 
@@ -18,7 +19,12 @@ int df_print_table(FILE *out, const twpp_model *m, const df_table_row *rows,
                    const df_table_row *total, uint32_t top);
 
 /* Prints the timestamp-annotated dynamic CFG of each compacted trace of
- * function fn (loaded), nodes as function:line of their first block. */
-int df_print_function(FILE *out, const twpp_model *m, uint32_t fn, char *err, size_t errlen);
+ * function fn (loaded), nodes as function:line of their first block, and
+ * its TWPP+ access points (loaded). */
+int df_print_function(FILE *out, const twpp_file *f, uint32_t fn, char *err, size_t errlen);
+
+/* Prints a query's answer (and the check's, when asked). */
+int df_print_answer(FILE *out, const twpp_model *m, const df_spec *d, const char *at,
+                    const df_result *r, int check, double ms);
 
 #endif
