@@ -73,26 +73,26 @@ static int answer_path(const df_spec *d, const twpp_function *fn,
     int found = 0;
     for (uint32_t k = 0; k < g->n; k++) {
         const uint32_t *chain;
-        uint32_t len, one, pos = 0;
+        uint32_t len, one;
         df_dict_chain(dict, g->nodes[k].dbb, &chain, &len, &one);
-        while (pos < len && !is_target(targets, n, chain[pos]))
-            pos++;
-        if (pos == len)
-            continue;
-        df_answer a;
-        if (df_query(g, &fact, k, NULL, 0, last_effect(d, chain, pos), &a) < 0) {
-            free(effect);
-            return -1;
+        for (uint32_t pos = 0; pos < len; pos++) {  /* a chain may hold several targets */
+            if (!is_target(targets, n, chain[pos]))
+                continue;
+            df_answer a;
+            if (df_query(g, &fact, k, NULL, 0, last_effect(d, chain, pos), &a) < 0) {
+                free(effect);
+                return -1;
+            }
+            found = 1;
+            out->queries++;
+            out->executions += g->nodes[k].count * calls;
+            out->holds += a.holds * calls;
+            out->fails += a.fails * calls;
+            out->entry += a.entry * calls;
+            out->steps += a.steps;
+            if (a.max_vector > out->max_vector)
+                out->max_vector = a.max_vector;
         }
-        found = 1;
-        out->queries++;
-        out->executions += g->nodes[k].count * calls;
-        out->holds += a.holds * calls;
-        out->fails += a.fails * calls;
-        out->entry += a.entry * calls;
-        out->steps += a.steps;
-        if (a.max_vector > out->max_vector)
-            out->max_vector = a.max_vector;
     }
     out->paths += found;
     free(effect);
