@@ -99,9 +99,40 @@ static int matched(void *ctx, const df_series *piece, uint32_t entry)
     }
 }
 
+/* A single execution at t: back one timestamp at a time through the
+ * trace (node_at gives the one predecessor labelled t - 1) while the
+ * nodes are transparent. */
+static int step_one(walk *w, uint32_t t)
+{
+    const df_cfg *g = w->g;
+    for (;;) {
+        w->a->steps++;
+        if (t == 1) {
+            w->a->entry++;
+            return 0;
+        }
+        uint32_t p = g->node_at[--t];
+        switch (w->d->effect[p]) {
+        case DF_GEN:
+            w->a->holds++;
+            return 0;
+        case DF_KILL:
+            w->a->fails++;
+            return 0;
+        case DF_MIXED:
+            w->pred = p;
+            return mixed(w, p, &(df_series){ t, t, 1 });
+        default:
+            break;
+        }
+    }
+}
+
 /* One step back from the executions x of node. */
 static int step(walk *w, uint32_t node, df_series x)
 {
+    if (x.l == x.h)
+        return step_one(w, x.l);
     w->a->steps++;
     if (x.l == 1) {             /* the first block of the call: nothing before */
         w->a->entry++;

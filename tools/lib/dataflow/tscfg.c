@@ -7,6 +7,7 @@
 void df_cfg_free(df_cfg *g)
 {
     free(g->nodes);
+    free(g->node_at);
     free(g->all_ts);
     free(g->all_preds);
     memset(g, 0, sizeof *g);
@@ -47,13 +48,17 @@ static int annotate(const twpp_seq *trace, const uint32_t *index, df_cfg *g)
     uint32_t *start = calloc(g->n + 1, sizeof *start);
     uint32_t *ts = malloc((trace->n ? trace->n : 1) * sizeof *ts);
     g->all_ts = malloc((trace->n ? trace->n : 1) * sizeof *g->all_ts);
-    if (!start || !ts || !g->all_ts) {
+    g->node_at = malloc(((size_t)trace->n + 1) * sizeof *g->node_at);
+    if (!start || !ts || !g->all_ts || !g->node_at) {
         free(start);
         free(ts);
         return -1;
     }
-    for (uint32_t i = 0; i < trace->n; i++)
-        g->nodes[index[trace->v[i]] - 1].count++;
+    g->node_at[0] = UINT32_MAX;             /* before the first timestamp: the entry */
+    for (uint32_t i = 0; i < trace->n; i++) {
+        g->node_at[i + 1] = index[trace->v[i]] - 1;
+        g->nodes[g->node_at[i + 1]].count++;
+    }
     for (uint32_t k = 0; k < g->n; k++)
         start[k + 1] = start[k] + (uint32_t)g->nodes[k].count;
     for (uint32_t i = 0; i < trace->n; i++)

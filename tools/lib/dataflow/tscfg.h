@@ -31,6 +31,9 @@ typedef struct df_cfg {
     uint32_t n;
     uint64_t nedges;
     uint32_t length;            /* timestamps: the trace's length */
+    uint32_t *node_at;          /* timestamp t -> the node that ran at t (t from 1;
+                                 * the trace itself, by node): a singleton's
+                                 * predecessor without a search */
     df_series *all_ts;          /* storage of every node's entries */
     uint32_t *all_preds;        /* storage of every node's predecessors */
 } df_cfg;
