@@ -107,26 +107,45 @@ static int answer_path(const df_spec *d, const twpp_function *fn,
     return 0;
 }
 
+/* Context of by_trace (qsort has none). */
+static const twpp_path *sort_paths;
+
+static int by_trace(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint32_t tx = sort_paths[x].trace, ty = sort_paths[y].trace;
+    return tx != ty ? (tx < ty ? -1 : 1) : (x < y ? -1 : x > y);
+}
+
 int df_answer_at(const twpp_file *f, const df_spec *d, const uint32_t *targets, uint32_t n,
                  int check, df_result *out)
 {
     const twpp_model *m = twpp_file_model(f);
     const twpp_function *fn = &m->functions[d->fn];
-    df_cfg *g = calloc(fn->ntraces + 1, sizeof *g);
-    uint8_t *built = calloc(fn->ntraces + 1, 1);
-    int rc = g && built ? 0 : -1;
+    uint32_t *order = malloc(((size_t)fn->npaths + 1) * sizeof *order);
+    uint32_t *index = calloc((size_t)m->nsymbols + 1, sizeof *index);
+    int rc = order && index ? 0 : -1;
     memset(out, 0, sizeof *out);
-    for (uint32_t p = 0; p < fn->npaths && rc == 0; p++) {
-        uint32_t t = fn->paths[p].trace;
-        if (!built[t] && (rc = df_cfg_build(&fn->traces[t], m->nsymbols, &g[t])) < 0)
-            break;
-        built[t] = 1;
-        rc = answer_path(d, fn, &g[t], p, targets, n, check, out);
+    /* The paths by compacted trace: one annotated CFG at a time. */
+    for (uint32_t p = 0; p < fn->npaths && order; p++)
+        order[p] = p;
+    sort_paths = fn->paths;
+    if (rc == 0)
+        qsort(order, fn->npaths, sizeof *order, by_trace);
+    df_cfg g = { 0 };
+    int64_t built = -1;
+    for (uint32_t i = 0; i < fn->npaths && rc == 0; i++) {
+        uint32_t p = order[i], t = fn->paths[p].trace;
+        if ((int64_t)t != built) {
+            df_cfg_free(&g);
+            if ((rc = df_cfg_build_with(&fn->traces[t], index, &g)) < 0)
+                break;
+            built = t;
+        }
+        rc = answer_path(d, fn, &g, p, targets, n, check, out);
     }
-    for (uint32_t t = 0; g && built && t < fn->ntraces; t++)
-        if (built[t])
-            df_cfg_free(&g[t]);
-    free(g);
-    free(built);
+    df_cfg_free(&g);
+    free(order);
+    free(index);
     return rc;
 }

@@ -64,10 +64,11 @@ int df_table_function(const twpp_function *fn, uint32_t nsymbols, df_table_row *
 {
     u64map blocks = { 0 }, edges = { 0 };
     df_cfg *g = calloc(fn->ntraces ? fn->ntraces : 1, sizeof *g);
-    int rc = g ? 0 : -1;
+    uint32_t *index = calloc((size_t)nsymbols + 1, sizeof *index);
+    int rc = g && index ? 0 : -1;
     *out = (df_table_row){ 0 };
     for (uint32_t t = 0; !rc && t < fn->ntraces; t++) {
-        if ((rc = df_cfg_build(&fn->traces[t], nsymbols, &g[t])) < 0)
+        if ((rc = df_cfg_build_with(&fn->traces[t], index, &g[t])) < 0)
             break;
         out->dynamic_nodes += g[t].n;
         out->dynamic_edges += g[t].nedges;
@@ -83,6 +84,7 @@ int df_table_function(const twpp_function *fn, uint32_t nsymbols, df_table_row *
     for (uint32_t t = 0; g && t < fn->ntraces; t++)
         df_cfg_free(&g[t]);
     free(g);
+    free(index);
     u64map_free(&blocks);
     u64map_free(&edges);
     return rc;

@@ -26,19 +26,40 @@ int64_t df_cfg_node(const df_cfg *g, uint32_t dbb)
     return lo < g->n && g->nodes[lo].dbb == dbb ? (int64_t)lo : -1;
 }
 
-/* Nodes numbered by increasing DBB id: index[dbb] = node + 1 (0: none). */
-static int number_nodes(const twpp_seq *trace, uint32_t *index, uint32_t nsymbols, df_cfg *g)
+static int by_u32(const void *a, const void *b)
 {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Nodes numbered by increasing DBB id: index[dbb] = node + 1 (0: none).
+ * The trace's distinct DBBs are gathered and sorted, so that the cost is
+ * the trace's, not the number of symbols of the program. */
+static int number_nodes(const twpp_seq *trace, uint32_t *index, df_cfg *g)
+{
+    uint32_t *dbbs = NULL;
     for (uint32_t i = 0; i < trace->n; i++)
-        index[trace->v[i]] = 1;
-    for (uint32_t s = 0; s < nsymbols; s++)
-        if (index[s])
-            index[s] = ++g->n;
-    if (!(g->nodes = calloc(g->n ? g->n : 1, sizeof *g->nodes)))
+        if (!index[trace->v[i]]) {
+            index[trace->v[i]] = 1;
+            g->n++;
+        }
+    if (!(dbbs = malloc((g->n ? g->n : 1) * sizeof *dbbs)) ||
+        !(g->nodes = calloc(g->n ? g->n : 1, sizeof *g->nodes))) {
+        free(dbbs);
         return -1;
-    for (uint32_t s = 0; s < nsymbols; s++)
-        if (index[s])
-            g->nodes[index[s] - 1].dbb = s;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < trace->n; i++)
+        if (index[trace->v[i]] == 1) {
+            index[trace->v[i]] = 2;
+            dbbs[k++] = trace->v[i];
+        }
+    qsort(dbbs, k, sizeof *dbbs, by_u32);
+    for (uint32_t j = 0; j < k; j++) {
+        index[dbbs[j]] = j + 1;
+        g->nodes[j].dbb = dbbs[j];
+    }
+    free(dbbs);
     return 0;
 }
 
@@ -98,6 +119,8 @@ static int link(const twpp_seq *trace, const uint32_t *index, df_cfg *g)
     for (uint32_t i = 1; i < trace->n; i++) {
         df_node *x = &g->nodes[index[trace->v[i]] - 1];
         uint32_t p = index[trace->v[i - 1]] - 1, j = 0;
+        if (x->npreds && x->preds[x->npreds - 1] == p)
+            continue;           /* the edge just seen (loops repeat it) */
         while (j < x->npreds && x->preds[j] != p)
             j++;
         if (j == x->npreds)
@@ -122,15 +145,23 @@ static int link(const twpp_seq *trace, const uint32_t *index, df_cfg *g)
     return 0;
 }
 
-int df_cfg_build(const twpp_seq *trace, uint32_t nsymbols, df_cfg *g)
+int df_cfg_build_with(const twpp_seq *trace, uint32_t *index, df_cfg *g)
 {
     memset(g, 0, sizeof *g);
     g->length = trace->n;
-    uint32_t *index = calloc(nsymbols ? nsymbols : 1, sizeof *index);
-    int rc = !index || number_nodes(trace, index, nsymbols, g) < 0 ||
-             annotate(trace, index, g) < 0 || link(trace, index, g) < 0 ? -1 : 0;
-    free(index);
+    int rc = number_nodes(trace, index, g) < 0 || annotate(trace, index, g) < 0 ||
+             link(trace, index, g) < 0 ? -1 : 0;
+    for (uint32_t i = 0; i < trace->n; i++)     /* the scratch back to zeros */
+        index[trace->v[i]] = 0;
     if (rc < 0)
         df_cfg_free(g);
+    return rc;
+}
+
+int df_cfg_build(const twpp_seq *trace, uint32_t nsymbols, df_cfg *g)
+{
+    uint32_t *index = calloc(nsymbols ? nsymbols : 1, sizeof *index);
+    int rc = index ? df_cfg_build_with(trace, index, g) : -1;
+    free(index);
     return rc;
 }

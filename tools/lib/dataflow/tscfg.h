@@ -43,6 +43,10 @@ typedef struct df_cfg {
 int df_cfg_build(const twpp_seq *trace, uint32_t nsymbols, df_cfg *g);
 void df_cfg_free(df_cfg *g);
 
+/* df_cfg_build with a caller's scratch of nsymbols zeros, given back
+ * zeroed: many traces of one function without a scan of every symbol. */
+int df_cfg_build_with(const twpp_seq *trace, uint32_t *index, df_cfg *g);
+
 /* The node of DBB dbb, or -1 when the trace has none. */
 int64_t df_cfg_node(const df_cfg *g, uint32_t dbb);
 
