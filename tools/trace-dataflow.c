@@ -15,10 +15,12 @@
 #include "base/opts.h"
 #include "dataflow/answer.h"
 #include "dataflow/report.h"
+#include "dataflow/store.h"
+#include "db/session.h"
 #include "twpp/edges.h"
 #include "twpp/file.h"
 
-static const char *function, *at, *fact;
+static const char *function, *at, *fact, *db_path;
 static uint32_t top = 20;
 static int check;
 
@@ -38,6 +40,9 @@ static const opt_def options[] = {
     { "check", 0, OPT_FLAG, &check, NULL,
       "also count by walking every path forward, and say\n"
       "whether the two agree", 0, 0, NULL },
+    { "db", 0, OPT_STRING, &db_path, "FILE",
+      "with Table 5.1: also store it per function in the\n"
+      "profile database FILE (table dataflow_graphs)", 0, 0, NULL },
     { "top", 0, OPT_U32, &top, "N", "functions listed in Table 5.1 (default 20)", 0, 1000000, NULL },
     { 0 }
 };
@@ -64,8 +69,23 @@ static twpp_file *file;
 static df_table_row *rows;
 static df_spec spec_d;
 static df_result res;
+static pdb_session db;
 
-static void table(const char *path)
+/* The run of a .twpp file: it keeps no process identity, so its path
+ * names the run. */
+static void store_table(const char *path, const twpp_model *m, int argc, char **argv)
+{
+    char *options = cli_join(argc, (const char *const *)argv);
+    pdb_run_info info = { .trace = path };
+    int rc = options ? pdb_begin_run(db.db, "dataflow", options, &info, DATAFLOW_TABLES, &db.run)
+                     : -1;
+    db.begun = rc == 0;
+    free(options);
+    if (rc < 0 || df_store_table(db.db, db.run, m, rows) < 0 || pdb_session_commit(&db) < 0)
+        cli_fail(db_path, "%s", pdb_session_error(&db));
+}
+
+static void table(const char *path, int argc, char **argv)
 {
     char err[256];
     const twpp_model *m = twpp_file_model(file);
@@ -74,6 +94,8 @@ static void table(const char *path)
         cli_fail(NULL, "out of memory");
     if (df_table_file(file, rows, &total, err, sizeof err) < 0)
         cli_fail(path, "%s", err);
+    if (db_path)
+        store_table(path, m, argc, argv);
     if (df_print_table(stdout, m, rows, &total, top) < 0)
         cli_fail("<stdout>", "cannot write: %s", strerror(errno));
     free(rows);
@@ -156,12 +178,16 @@ int main(int argc, char **argv)
         cli_usage_error("a query needs --function, --at and --fact");
     if (check && !at)
         cli_usage_error("--check goes with a query (--at)");
+    if (db_path && (at || function))
+        cli_usage_error("--db goes with Table 5.1, not with --function");
+    if (db_path)
+        pdb_session_start(&db, db_path);
     if (at)
         query(args[0]);
     else if (function)
         show_function(args[0]);
     else
-        table(args[0]);
+        table(args[0], argc, argv);
     cli_flush_stdout();
     twpp_close(file);
     return 0;

@@ -18,3 +18,20 @@ CREATE TABLE IF NOT EXISTS redundancy (
     redundant_stores INTEGER NOT NULL,  -- of those, read by no load
     PRIMARY KEY (run, instruction, method)
 );
+
+-- Table 5.1 of seed 001 per function of a run's .twpp file (trace-dataflow
+-- --db; docs/trace-dataflow.md): the flow graph that ran against the
+-- timestamp-annotated dynamic ones, one per compacted trace, summed.
+CREATE TABLE IF NOT EXISTS dataflow_graphs (
+    run            INTEGER NOT NULL REFERENCES runs(id),  -- the run (named by the .twpp file)
+    function       TEXT NOT NULL,     -- the function (the symbol of its entry, else 0xADDR)
+    entry          INTEGER NOT NULL,  -- address of its calls' first block
+    paths          INTEGER NOT NULL,  -- unique paths (compacted trace, dictionary)
+    static_nodes   INTEGER NOT NULL,  -- blocks of the function that ran
+    static_edges   INTEGER NOT NULL,  -- block-to-block edges that ran
+    dynamic_nodes  INTEGER NOT NULL,  -- DBB nodes summed over its compacted traces
+    dynamic_edges  INTEGER NOT NULL,  -- DBB edges summed over them
+    entries        INTEGER NOT NULL,  -- timestamp series entries over all dynamic nodes
+    timestamps     INTEGER NOT NULL,  -- timestamps over all dynamic nodes (before compaction)
+    PRIMARY KEY (run, entry)
+);

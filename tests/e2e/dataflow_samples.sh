@@ -57,6 +57,17 @@ done
 check "sweep: $n queries over the most called functions, propagation = forward walk in all" \
   [ "$n" -ge 20 -a "$bad" = 0 ]
 
+# --db: Table 5.1 per function, the canned query's total as printed
+"$D" --db "$TMP/d.db" "$t" >/dev/null
+check_eq "--db: one row per function" "$(awk 'NR > 5' "$TMP/table" | wc -l)" \
+  "$(sqlite3 "$TMP/d.db" "SELECT count(*) FROM dataflow_graphs")"
+"$BIN/trace-db" "$TMP/d.db" query dataflow_table --tsv >"$TMP/q"
+check_eq "dataflow_table: the total row as trace-dataflow prints it" \
+  "$(awk '/\(all functions\)/ { print $1, $2, $3, $4 }' "$TMP/table")" \
+  "$(awk -F'\t' '$1 == "(all functions)" { print $3, $4, $5, $6 }' "$TMP/q")"
+"$D" --db "$TMP/d.db" --function main "$t" >/dev/null 2>&1
+check_eq "--db with --function: status 2" 2 $?
+
 # bad input
 "$D" --function no_such "$t" >/dev/null 2>"$TMP/err"
 check_eq "unknown function: status 1, one line" "1 trace-dataflow: $t: no function 'no_such'" "$? $(cat "$TMP/err")"
