@@ -27,15 +27,18 @@ check "--function main: the list's loop as one series 2:600:2" grep -qE '^  DBB 
 check "--function main: its access points" grep -qE '^  A[0-9]+ main:[0-9]+@0x[0-9a-f]+ (load|store|modify) ' "$TMP/main"
 
 # Known answers: before the block of __minimal_malloc:68, 0x4034188 was
-# last written by line 47's store (A1076) in 18 of the 19 calls, by
+# last written by line 47's store (A1076) in 18 of the 19 calls (the 19th
+# ran it as A3318, in another block; the instruction covers both), by
 # line 69's (A1078) never; line 47's load (A1075) never redundant there (its
 # own block stores 0x4034188 after loading it).
 q() { "$D" --function __minimal_malloc --at __minimal_malloc:68 --check --fact "$1" "$t"; }
-q written-by:A1076@0x4034188 >"$TMP/q"
+q written-by:A1076@A1075 >"$TMP/q"
 check "written-by: holds 18, fails 1" grep -q '^  holds 18 (94.7%), fails 1 (5.3%), undecided at the call.s entry 0 ' "$TMP/q"
 check "written-by: the forward walk agrees" grep -q ': the same$' "$TMP/q"
 q written-by:A1078@0x4034188 >"$TMP/q"
 check "written-by another store: holds 0, fails 19" grep -q '^  holds 0 (0.0%), fails 19 ' "$TMP/q"
+q written-by:0x400a70c@A1075 >"$TMP/q"
+check "written-by the instruction (both its points): holds 19" grep -q '^  holds 19 (100.0%), fails 0 ' "$TMP/q"
 q redundant:A1075 >"$TMP/q"
 check "redundant: fails 19 (line 47 stores after it loads)" grep -q "^  holds 0 (0.0%), fails 19 " "$TMP/q"
 "$D" --function main --at main:46 --check --fact redundant:0x109229 "$t" >"$TMP/q"

@@ -134,9 +134,9 @@ int df_print_answer(FILE *out, const twpp_model *m, const df_spec *d, const char
                     const df_result *r, int check, double ms)
 {
     fprintf(out, "fact: %s\n", d->text);
-    fprintf(out, "in %s: %" PRIu32 " accesses generate it, %" PRIu32 " kill it (single-address "
-            "points on its granules); %" PRIu32 " more in other functions, not followed through "
-            "calls\n", m->functions[d->fn].name, d->gens, d->kills, d->elsewhere);
+    fprintf(out, "in %s: %" PRIu32 " generating and %" PRIu32 " killing access points "
+            "(single-address, on its granules); %" PRIu32 " more in other functions, not "
+            "followed through calls\n", m->functions[d->fn].name, d->gens, d->kills, d->elsewhere);
     fprintf(out, "just before %s: %" PRIu64 " executions in %" PRIu32 " of %" PRIu32 " paths (%"
             PRIu64 " calls)\n", at, r->executions, r->paths, m->functions[d->fn].npaths,
             m->functions[d->fn].calls);
