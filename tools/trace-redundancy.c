@@ -40,16 +40,18 @@ static const cmd_spec spec = {
     "share, with function:line.\n"
     "\n"
     "From FILE.twpp (trace-twpp) the counts come from its TWPP+ dependence\n"
-    "edges; from a trace, from the direct pass over it with a shadow memory\n"
-    "(the check of the other: the two agree exactly).",
+    "edges (the dropped ones recovered by replaying control flow); from a\n"
+    "trace, from the direct pass over it with a shadow memory, the check of\n"
+    "the other: they agree exactly on a file built with trace-twpp\n"
+    "--all-edges (docs/trace-redundancy.md says when the recovery cannot).",
     .opts = options,
     .flags = CMD_READS_TRACE,
     .notes =
     "Memory is 8-byte granules, as TWPP+'s dependence edges; a load of memory\n"
     "no store of the trace wrote is counted apart, never redundant.\n"
     "Exit status: 0 (also on a truncated trace: a warning, and the counts so\n"
-    "far; an error with --strict), 1 on a bad trace or database, 2 for bad\n"
-    "usage.\n",
+    "far; an error with --strict), 1 on a bad trace, .twpp file or database,\n"
+    "2 for bad usage.\n",
 };
 
 /* Statics, so that exits through cli_fail() leave them reachable. */

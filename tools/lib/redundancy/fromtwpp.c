@@ -43,12 +43,12 @@ typedef struct recovery {
     const twpp_file *f;
     pstate *ps;
     u64map points_of;           /* fn << 32 | symbol -> 1 + index into list */
-    uint32_t *list;             /* runs of single points, ended by UINT32_MAX */
+    uint32_t *list;             /* runs of the replayed points, ended by UINT32_MAX */
     size_t nlist, list_cap;
     u64map granules;            /* granule -> 1 + index into slots */
     slot *slots;
     size_t nslots, slots_cap;
-    uint64_t serial;
+    uint64_t serial;            /* single-address stores replayed */
     uint64_t ambiguous;         /* recovered loads whose SN the file leaves open */
 } recovery;
 
