@@ -2,7 +2,8 @@
  * test_redundancy.c: the direct redundancy pass (redundancy/direct.h) on
  * constructed cases (a load repeated with no store between, a store
  * overwritten unread, a store read once, never-written memory, accesses
- * straddling granules), and on random accesses against TWPP+'s
+ * straddling granules, an instruction storing twice in one execution),
+ * and on random accesses against TWPP+'s
  * dependence edges (twpp/deps.h): redundant loads are exactly the edges
  * with SN > 1, redundant stores exactly the store instances in no edge.
  */
@@ -119,6 +120,44 @@ static void test_straddling(void **state)
     redund_direct_free(d);
 }
 
+/* One block execution by hand: accesses (instruction index, kind, address,
+ * size) numbered as instructions insn[]. */
+static void exec(redund_direct *d, const mr_access *acc, const uint32_t *insn, uint32_t n)
+{
+    access_exec x;
+    memset(&x, 0, sizeof x);
+    x.n = n;
+    x.acc = acc;
+    x.insn = insn;
+    x.repeat = 1;
+    assert_int_equal(redund_direct_exec(d, &x), 0);
+}
+
+/* An instruction that stores twice in one execution (xsave, a push of a
+ * memory operand) makes one store instance, as TWPP+'s <G, FC, BC>: read
+ * through either of its stores, it is read. */
+static void test_one_instance_per_execution(void **state)
+{
+    (void)state;
+    redund_direct *d = redund_direct_new();
+    const mr_access xsave[] = {
+        { .addr = 0x9000, .size = 16, .instr = 3, .kind = MR_STORE },
+        { .addr = 0x9010, .size = 8, .instr = 3, .kind = MR_STORE },
+        { .addr = 0x9100, .size = 8, .instr = 4, .kind = MR_STORE },  /* the next instruction */
+    };
+    const uint32_t insn[] = { STORE1, STORE1, STORE2 };
+    exec(d, xsave, insn, 3);
+    load(d, LOAD1, 0x9010, 8);          /* reads the second store of STORE1's execution */
+    exec(d, xsave, insn, 3);            /* again: nothing reads it */
+    redund_insn s1 = counts(d, STORE1), s2 = counts(d, STORE2);
+    assert_int_equal(s1.stores, 2);     /* two executions, four stores */
+    assert_int_equal(s1.redundant_stores, 1);
+    assert_int_equal(s2.stores, 2);
+    assert_int_equal(s2.redundant_stores, 2);
+    assert_int_equal(redund_direct_accesses(d), 7);
+    redund_direct_free(d);
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static uint64_t rnd(void)
 {
@@ -194,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_store_overwritten),
         cmocka_unit_test(test_never_written),
         cmocka_unit_test(test_straddling),
+        cmocka_unit_test(test_one_instance_per_execution),
         cmocka_unit_test(test_random_against_deps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
