@@ -71,17 +71,11 @@ static df_spec spec_d;
 static df_result res;
 static pdb_session db;
 
-/* The run of a .twpp file: it keeps no process identity, so its path
- * names the run. */
+/* Table 5.1 in the database, one transaction. */
 static void store_table(const char *path, const twpp_model *m, int argc, char **argv)
 {
-    char *options = cli_join(argc, (const char *const *)argv);
-    pdb_run_info info = { .trace = path };
-    int rc = options ? pdb_begin_run(db.db, "dataflow", options, &info, DATAFLOW_TABLES, &db.run)
-                     : -1;
-    db.begun = rc == 0;
-    free(options);
-    if (rc < 0 || df_store_table(db.db, db.run, m, rows) < 0 || pdb_session_commit(&db) < 0)
+    if (df_begin_run(&db, path, argc, argv) < 0 || df_store_table(db.db, db.run, m, rows) < 0 ||
+        pdb_session_commit(&db) < 0)
         cli_fail(db_path, "%s", pdb_session_error(&db));
 }
 
@@ -121,23 +115,6 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* The symbols BLOCK names: a block's address, or FUNCTION:LINE. */
-static uint32_t *block_symbols(const twpp_model *m, const char *block, uint32_t *n)
-{
-    uint32_t *v = malloc((m->nsymbols + 1) * sizeof *v);
-    char *end;
-    int by_addr = block[0] == '0' && block[1] == 'x';
-    uint64_t addr = by_addr ? strtoull(block + 2, &end, 16) : 0;
-    *n = 0;
-    if (!v)
-        cli_fail(NULL, "out of memory");
-    for (uint32_t s = 0; s < m->nsymbols; s++)
-        if (by_addr ? m->symbols[s].addr == addr
-                    : m->symbols[s].where && !strcmp(m->symbols[s].where, block))
-            v[(*n)++] = s;
-    return v;
-}
-
 static void query(const char *path)
 {
     char err[256];
@@ -150,7 +127,9 @@ static void query(const char *path)
         cli_fail(path, "%s", err);
     const twpp_model *m = twpp_file_model(file);
     uint32_t n;
-    uint32_t *targets = block_symbols(m, at, &n);
+    uint32_t *targets = df_block_symbols(m, at, &n);
+    if (!targets)
+        cli_fail(NULL, "out of memory");
     if (!n)
         cli_fail(path, "no block '%s'", at);
     if (df_spec_parse(&spec_d, file, (uint32_t)i, fact, err, sizeof err) < 0)

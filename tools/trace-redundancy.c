@@ -98,19 +98,6 @@ static void from_twpp(const char *path)
                  " load points (threads calling one function?)", st.dropped, st.disagree);
 }
 
-/* The run of a .twpp file: it keeps no process identity, so its path
- * names the run. */
-static int begin_twpp_run(const char *path, int argc, char **argv)
-{
-    char *options = cli_join(argc, (const char *const *)argv);
-    pdb_run_info info = { .trace = path };
-    int rc = options ? pdb_begin_run(db.db, "redundancy", options, &info, REDUNDANCY_TABLES,
-                                     &db.run) : -1;
-    db.begun = rc == 0;
-    free(options);
-    return rc;
-}
-
 /* Whether path is a .twpp file (by its magic), not a trace. */
 static int is_twpp(const char *path)
 {
@@ -134,7 +121,7 @@ int main(int argc, char **argv)
     else
         direct_pass(args[0]);
     if (db_path &&
-        ((twpp ? begin_twpp_run(args[0], argc, argv)
+        ((twpp ? redund_begin_run(&db, args[0], argc, argv)
                : pdb_session_begin(&db, "redundancy", REDUNDANCY_TABLES, reader, args[0], argc,
                                    argv)) < 0 ||
          redund_store(db.db, db.run, twpp ? "twpp" : "direct", &result) < 0 ||

@@ -7,6 +7,19 @@
 #include "dataflow/table.h"
 #include "dataflow/tscfg.h"
 
+uint32_t *df_block_symbols(const twpp_model *m, const char *block, uint32_t *n)
+{
+    uint32_t *v = malloc(((size_t)m->nsymbols + 1) * sizeof *v);
+    int by_addr = block[0] == '0' && block[1] == 'x';
+    uint64_t addr = by_addr ? strtoull(block + 2, NULL, 16) : 0;
+    *n = 0;
+    for (uint32_t s = 0; v && s < m->nsymbols; s++)
+        if (by_addr ? m->symbols[s].addr == addr
+                    : m->symbols[s].where && !strcmp(m->symbols[s].where, block))
+            v[(*n)++] = s;
+    return v;
+}
+
 static int is_target(const uint32_t *targets, uint32_t n, uint32_t s)
 {
     for (uint32_t i = 0; i < n; i++)

@@ -26,6 +26,11 @@ typedef struct df_result {
     df_answer check;            /* the forward walk's holds, fails, entry */
 } df_result;
 
+/* The symbols BLOCK names: a block's address 0xADDR, or FUNCTION:LINE
+ * (every symbol whose first instruction is there). A malloc'd array
+ * (count in *n), NULL when out of memory. */
+uint32_t *df_block_symbols(const twpp_model *m, const char *block, uint32_t *n);
+
 /* Answers fact d just before the executions of the symbols in targets
  * (n of them) in function d->fn of f (its block loaded). 0, or -1 when
  * out of memory. */

@@ -1,7 +1,22 @@
 /* store.c: the only SQL of trace-dataflow (store.h). */
 #include "dataflow/store.h"
 
+#include <stdlib.h>
+
+#include "base/cli.h"
+
 const char *const DATAFLOW_TABLES[] = { "dataflow_graphs", NULL };
+
+int df_begin_run(pdb_session *s, const char *path, int argc, char **argv)
+{
+    char *options = cli_join(argc, (const char *const *)argv);
+    pdb_run_info info = { .trace = path };
+    int rc = options ? pdb_begin_run(s->db, "dataflow", options, &info, DATAFLOW_TABLES, &s->run)
+                     : -1;
+    s->begun = rc == 0;
+    free(options);
+    return rc;
+}
 
 int df_store_table(pdb *db, int64_t run, const twpp_model *m, const df_table_row *rows)
 {

@@ -6,7 +6,20 @@
 
 #include "memrec_trace.h"
 
+#include "base/cli.h"
+
 const char *const REDUNDANCY_TABLES[] = { "redundancy", NULL };
+
+int redund_begin_run(pdb_session *s, const char *path, int argc, char **argv)
+{
+    char *options = cli_join(argc, (const char *const *)argv);
+    pdb_run_info info = { .trace = path };
+    int rc = options ? pdb_begin_run(s->db, "redundancy", options, &info, REDUNDANCY_TABLES,
+                                     &s->run) : -1;
+    s->begun = rc == 0;
+    free(options);
+    return rc;
+}
 
 /* The instructions row of x: its function and line from "function:line". */
 static int instruction_id(pdb *db, int64_t run, const redund_insn *x, int64_t *id)
