@@ -31,3 +31,35 @@ CREATE TABLE IF NOT EXISTS twpp_sizes (
     bytes INTEGER NOT NULL,  -- its size in bytes
     PRIMARY KEY (run, part)
 );
+
+-- TWPP+'s counts for a run (the dissertation's Tables 4.2, 4.4 and 4.5):
+-- access points, their single-address share, and what became of the edges.
+CREATE TABLE IF NOT EXISTS twpp_dependences (
+    run           INTEGER NOT NULL PRIMARY KEY REFERENCES runs(id),  -- the run
+    access_points INTEGER NOT NULL,  -- entries of the global access-point dictionary
+    load_points   INTEGER NOT NULL,  -- of which executed as a load (a modify counts as both)
+    single_loads  INTEGER NOT NULL,  -- load points whose instruction touched one address in the run
+    single_stores INTEGER NOT NULL,  -- store points whose instruction touched one address in the run
+    loads         INTEGER NOT NULL,  -- dynamic loads
+    stores        INTEGER NOT NULL,  -- dynamic stores
+    edges         INTEGER NOT NULL,  -- dependence edges kept in the file
+    dropped       INTEGER NOT NULL,  -- edges dropped: both ends single-address (recoverable)
+    unwritten     INTEGER NOT NULL   -- loads of memory no store wrote (no edge)
+);
+
+-- One TWPP+ load point of a run: its edges and the grammars that hold them
+-- (Table 4.7: a reader looking for one of its edges scans grammar_symbols items).
+CREATE TABLE IF NOT EXISTS twpp_load_points (
+    run             INTEGER NOT NULL REFERENCES runs(id),  -- the run
+    point           INTEGER NOT NULL,  -- its number in the dictionary, from 1 (trace-twpp --dependences N)
+    function        TEXT NOT NULL,     -- the function of the calls it ran in
+    line            INTEGER NOT NULL,  -- source line of its instruction, 0 when unknown
+    address         INTEGER NOT NULL,  -- address of its machine instruction
+    single          INTEGER NOT NULL,  -- 1: its instruction touched one address in the run
+    loads           INTEGER NOT NULL,  -- its dynamic loads
+    edges           INTEGER NOT NULL,  -- edges kept
+    dropped         INTEGER NOT NULL,  -- edges dropped as recoverable
+    grammar_symbols INTEGER NOT NULL,  -- symbols of its six Sequitur grammars
+    grammar_bytes   INTEGER NOT NULL,  -- those grammars as stored
+    PRIMARY KEY (run, point)
+);

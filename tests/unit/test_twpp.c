@@ -252,7 +252,7 @@ static void assert_round_trip(twpp_model *m)
 {
     char err[256];
     twpp_sizes sz;
-    assert_int_equal(twpp_write(m, path, &sz, NULL, err, sizeof err), 0);
+    assert_int_equal(twpp_write(m, NULL, path, &sz, NULL, err, sizeof err), 0);
     twpp_file *f = twpp_open(path, err, sizeof err);
     assert_non_null(f);
     nexpanded = 0;
@@ -323,7 +323,7 @@ static void test_corrupt_files(void **state)
     char err[256];
     twpp_sizes sz;
     twpp_model *m = figure_3_1();
-    assert_int_equal(twpp_write(m, path, &sz, NULL, err, sizeof err), 0);
+    assert_int_equal(twpp_write(m, NULL, path, &sz, NULL, err, sizeof err), 0);
     twpp_model_free(m);
     FILE *in = fopen(path, "rb");
     static uint8_t bytes[1 << 16];

@@ -26,14 +26,32 @@ typedef struct raw_trace {
 /* An open call: its function, its DCG node and its trace so far. */
 typedef struct frame {
     uint32_t fn;
+    uint32_t fc;                /* its number among fn's calls, from 1 */
+    uint64_t serial;            /* its number among the thread's calls, from 1 */
+    size_t undo;                /* the thread's undo log as it opened */
     uint64_t node;
     uint32_t *syms;
     size_t cap;
     uint32_t n;
 } frame;
 
-/* One thread: the open calls and the DCG in preorder. */
+/* A symbol's count overwritten by a call, put back when that call ends. */
+typedef struct undo {
+    uint32_t symbol, count;
+    uint64_t owner;
+} undo;
+
+/* One thread: the open calls and the DCG in preorder. BC counting
+ * (twpp_exec_where): count[s] is s's executions in call owner[s] (a call
+ * serial); a call that takes over a symbol logs the old pair, and its
+ * return restores them, so a caller's counts survive its callees. */
 typedef struct bthread {
+    uint64_t *owner;
+    uint32_t *count;
+    size_t owner_cap, count_cap;
+    undo *undo;
+    size_t undo_cap, nundo;
+    uint64_t serials;
     uint32_t tid;
     frame *stack;
     size_t stack_cap;
@@ -87,6 +105,9 @@ static void free_thread(bthread *t)
     free(t->stack);
     free(t->node_fn);
     free(t->node_path);
+    free(t->owner);
+    free(t->count);
+    free(t->undo);
 }
 
 void twpp_builder_free(twpp_builder *b)
@@ -178,6 +199,9 @@ static int open_call(twpp_builder *b, bthread *t, uint64_t addr)
         return -1;
     frame *f = &t->stack[t->depth++];
     f->fn = fn;
+    f->fc = (uint32_t)(b->functions[fn].calls + 1);
+    f->serial = ++t->serials;
+    f->undo = t->nundo;
     f->node = t->nnodes;
     f->n = 0;
     t->node_fn[t->nnodes++] = fn;
@@ -223,6 +247,11 @@ static uint32_t intern_raw(twpp_builder *b, uint32_t fn, const uint32_t *v, uint
 static int close_call(twpp_builder *b, bthread *t)
 {
     frame *f = &t->stack[--t->depth];
+    while (t->nundo > f->undo) {    /* the caller's BC counts back */
+        undo *u = &t->undo[--t->nundo];
+        t->owner[u->symbol] = u->owner;
+        t->count[u->symbol] = u->count;
+    }
     uint32_t r = intern_raw(b, f->fn, f->syms, f->n);
     if (r == UINT32_MAX)
         return -1;
@@ -232,7 +261,34 @@ static int close_call(twpp_builder *b, bthread *t)
     return 0;
 }
 
+/* The instance of symbol s in the thread's innermost call (BC). */
+static int count_instance(bthread *t, uint32_t s, uint32_t *bc)
+{
+    size_t had = t->owner_cap;
+    if (s >= had && (ARRAY_FIT(t->owner, t->owner_cap, (size_t)s + 1) < 0 ||
+                     ARRAY_FIT(t->count, t->count_cap, (size_t)s + 1) < 0))
+        return -1;
+    for (size_t i = had; i < t->owner_cap; i++)   /* new symbols: no call's (serials start at 1) */
+        t->owner[i] = 0;
+    const frame *f = &t->stack[t->depth - 1];
+    if (t->owner[s] != f->serial) {
+        if (ARRAY_FIT(t->undo, t->undo_cap, t->nundo + 1) < 0)
+            return -1;
+        t->undo[t->nundo++] = (undo){ s, t->count[s], t->owner[s] };
+        t->owner[s] = f->serial;
+        t->count[s] = 0;
+    }
+    *bc = ++t->count[s];
+    return 0;
+}
+
 int twpp_exec(twpp_builder *b, uint32_t tid, const mr_block_def *def, uint32_t exit)
+{
+    return twpp_exec_where(b, tid, def, exit, NULL);
+}
+
+int twpp_exec_where(twpp_builder *b, uint32_t tid, const mr_block_def *def, uint32_t exit,
+                    twpp_where *w)
 {
     bthread *t = thread_of(b, tid);
     uint32_t s = t ? symbol_of(b, def, exit) : UINT32_MAX;
@@ -248,6 +304,11 @@ int twpp_exec(twpp_builder *b, uint32_t tid, const mr_block_def *def, uint32_t e
         return -1;
     f->syms[f->n++] = s;
     b->length++;
+    if (w) {
+        *w = (twpp_where){ .fn = f->fn, .fc = f->fc, .symbol = s };
+        if (count_instance(t, s, &w->bc) < 0)
+            return -1;
+    }
     switch (b->symbols[s].jump) {
     case MR_JUMP_CALL:
         t->pending = 1;

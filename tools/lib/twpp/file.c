@@ -116,8 +116,23 @@ static void pack(twpp_buf *out, const twpp_buf *raw)
 /* Everything after the fixed header and function table, with offsets. */
 typedef struct layout {
     twpp_buf names, symbols, dcg, blocks;   /* names: the packed function table */
+    twpp_buf points, index, grammars;       /* TWPP+: dictionary and index packed */
     uint64_t *fn_off, *fn_len;
 } layout;
+
+/* TWPP+'s sections into L. */
+static int lay_out_plus(const twpp_plus *plus, const uint32_t *rank, layout *L, twpp_sizes *sz)
+{
+    twpp_buf points = {0}, index = {0};
+    int rc = plus ? twpp_plus_write(plus, rank, &points, &index, &L->grammars, &sz->plus) : 0;
+    pack(&L->points, &points);
+    pack(&L->index, &index);
+    sz->plus.points = L->points.n;
+    sz->plus.index = L->index.n;
+    free(points.p);
+    free(index.p);
+    return rc || L->points.err || L->index.err || L->grammars.err ? -1 : 0;
+}
 
 static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *rank,
                    layout *L, twpp_sizes *sz)
@@ -173,10 +188,16 @@ static void pack_functions(layout *L, const twpp_model *m, const uint32_t *order
 }
 
 /* The fixed header. */
-static void write_header(twpp_buf *h, const twpp_model *m, const layout *L, const twpp_sizes *sz)
+static void write_header(twpp_buf *h, const twpp_model *m, const twpp_plus *plus,
+                         const layout *L, const twpp_sizes *sz)
 {
     uint64_t functions = TWPP_HEADER_SIZE, symbols = functions + L->names.n;
     uint64_t dcg = symbols + L->symbols.n, blocks = dcg + L->dcg.n;
+    uint64_t points = blocks + L->blocks.n, index = points + L->points.n;
+    uint64_t grammars = index + L->index.n;
+    twpp_plus_counts c = {0};
+    if (plus)
+        twpp_plus_count(plus, &c);
     buf_bytes(h, TWPP_MAGIC, 8);
     buf_u32(h, m->nfunctions);
     buf_u32(h, m->nsymbols);
@@ -189,7 +210,15 @@ static void write_header(twpp_buf *h, const twpp_model *m, const layout *L, cons
     buf_u64(h, dcg);
     buf_u64(h, L->dcg.n);
     buf_u64(h, sz->dcg_raw);
-    buf_u64(h, blocks + L->blocks.n);
+    buf_u64(h, grammars + L->grammars.n);
+    buf_u32(h, (uint32_t)c.points);
+    buf_u32(h, (uint32_t)c.load_points);
+    buf_u64(h, points);
+    buf_u64(h, L->points.n);
+    buf_u64(h, index);
+    buf_u64(h, L->index.n);
+    buf_u64(h, grammars);
+    buf_u64(h, L->grammars.n);
 }
 
 static int write_all(const char *path, const twpp_buf *parts, int n, char *err, size_t errlen)
@@ -205,7 +234,7 @@ static int write_all(const char *path, const twpp_buf *parts, int n, char *err, 
     return 0;
 }
 
-int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
+int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twpp_sizes *sz,
                uint64_t *fn_bytes, char *err, size_t errlen)
 {
     layout L = {0};
@@ -226,26 +255,29 @@ int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
     qsort(order, m->nfunctions, sizeof *order, by_calls);
     for (uint32_t i = 0; i < m->nfunctions; i++)
         rank[order[i]] = i;
-    if (lay_out(m, order, rank, &L, sz) < 0) {
+    if (lay_out(m, order, rank, &L, sz) < 0 || lay_out_plus(plus, rank, &L, sz) < 0) {
         fail(err, errlen, "out of memory");
         goto done;
     }
     pack_functions(&L, m, order);
-    write_header(&head, m, &L, sz);
+    write_header(&head, m, plus, &L, sz);
     sz->header = head.n + L.names.n;
     sz->symbols = L.symbols.n;
     sz->dcg = L.dcg.n;
-    sz->total = sz->header + sz->symbols + sz->dcg + L.blocks.n;
+    sz->total = sz->header + sz->symbols + sz->dcg + L.blocks.n + L.points.n + L.index.n + L.grammars.n;
     for (uint32_t i = 0; fn_bytes && i < m->nfunctions; i++)
         fn_bytes[order[i]] = L.fn_len[i];
-    twpp_buf parts[] = { head, L.names, L.symbols, L.dcg, L.blocks };
-    rc = head.err || L.names.err ? fail(err, errlen, "out of memory") : write_all(path, parts, 5, err, errlen);
+    twpp_buf parts[] = { head, L.names, L.symbols, L.dcg, L.blocks, L.points, L.index, L.grammars };
+    rc = head.err || L.names.err ? fail(err, errlen, "out of memory") : write_all(path, parts, 8, err, errlen);
 done:
     free(head.p);
     free(L.names.p);
     free(L.symbols.p);
     free(L.dcg.p);
     free(L.blocks.p);
+    free(L.points.p);
+    free(L.index.p);
+    free(L.grammars.p);
     free(L.fn_off);
     free(L.fn_len);
     free(order);

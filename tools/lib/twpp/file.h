@@ -2,7 +2,8 @@
  * file.h: the .twpp file (layout to the byte in docs/trace-twpp.md): a
  * fixed header with the offset of every function's block, the symbols,
  * the DCG (zstd or LZW, whichever is smaller), then one block per
- * function, most-called first. Reading checks every count, index and
+ * function, most-called first, then TWPP+: the access-point dictionary,
+ * the load index and the dependence grammars (read through edges.h). Reading checks every count, index and
  * length against the file: corrupt or truncated bytes give an error
  * message, never a crash.
  */
@@ -12,10 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "twpp/plus.h"
 #include "twpp/twpp.h"
 
-#define TWPP_MAGIC "MRTWPP2\n"
-#define TWPP_HEADER_SIZE 88
+#define TWPP_MAGIC "MRTWPP3\n"
+#define TWPP_HEADER_SIZE 144
 #define TWPP_CODEC_ZSTD 1
 #define TWPP_CODEC_LZW 2
 #define TWPP_PACK_RAW 0         /* a section's bytes as they are */
@@ -33,12 +35,14 @@ typedef struct twpp_sizes {
     uint64_t dicts;             /* dictionaries: bytes before packing */
     uint64_t blocks;            /* the function blocks as stored (packed) */
     uint64_t total;
+    twpp_plus_sizes plus;       /* TWPP+'s sections (0 without them) */
 } twpp_sizes;
 
 /* Writes m to path (functions reordered most-called first; m is not
- * changed). 0, or -1 with a message in err. Per-function block sizes go
- * to fn_bytes[i] for m's function i when fn_bytes is not NULL. */
-int twpp_write(const twpp_model *m, const char *path, twpp_sizes *sz,
+ * changed), with TWPP+'s sections from plus (finished; NULL: none). 0,
+ * or -1 with a message in err. Per-function block sizes go to
+ * fn_bytes[i] for m's function i when fn_bytes is not NULL. */
+int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twpp_sizes *sz,
                uint64_t *fn_bytes, char *err, size_t errlen);
 
 typedef struct twpp_file twpp_file;

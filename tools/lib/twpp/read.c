@@ -17,23 +17,11 @@
 
 #include "base/array.h"
 #include "twpp/bytes.h"
+#include "twpp/file_internal.h"
 #include "twpp/lzw.h"
 #include "twpp/timestamps.h"
 
 uint64_t twpp_read_limit = UINT32_MAX - 1;
-
-struct twpp_file {
-    int fd;
-    uint64_t size;
-    twpp_model m;
-    uint64_t *fn_off, *fn_len;
-    uint8_t *loaded;            /* function i's block: 0 unread, 1 read, 2 corrupt */
-    uint64_t dcg_off, dcg_len, dcg_raw;
-    uint64_t symbols_off, symbols_len;
-    int symbols_loaded;         /* 0 unread, 1 read, 2 corrupt */
-    uint32_t codec;
-    int dcg_loaded;             /* 0 unread, 1 read, 2 corrupt */
-};
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -44,8 +32,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-/* n bytes at off, malloc'd; NULL when they are not in the file. */
-static uint8_t *read_at(const twpp_file *f, uint64_t off, uint64_t n)
+uint8_t *twpp_read_at(const twpp_file *f, uint64_t off, uint64_t n)
 {
     if (off > f->size || n > f->size - off)
         return NULL;
@@ -63,9 +50,7 @@ static uint8_t *read_at(const twpp_file *f, uint64_t off, uint64_t n)
     return p;
 }
 
-/* A packed section's bytes (see pack() in file.c), malloc'd in *out with
- * *outn bytes; 0, or -1 when corrupt. */
-static int unpack(const uint8_t *p, uint64_t n, uint8_t **out, uint64_t *outn)
+int twpp_unpack(const uint8_t *p, uint64_t n, uint8_t **out, uint64_t *outn)
 {
     twpp_cur c = { p, p + n, 0 };
     uint8_t codec = c.p < c.end ? *c.p++ : 0xff;
@@ -142,6 +127,8 @@ static int read_functions(twpp_file *f, const uint8_t *p, uint64_t n, uint64_t b
 typedef struct header {
     uint32_t nfunctions, nsymbols, nthreads, codec;
     uint64_t names, names_len, symbols, symbols_len, dcg, dcg_len, dcg_raw, length;
+    uint32_t npoints, nloads;
+    uint64_t points, points_len, index, index_len, grammars, grammars_len;
 } header;
 
 static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, size_t errlen)
@@ -159,6 +146,14 @@ static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, si
     h->dcg_len = cur_u64(&c);
     h->dcg_raw = cur_u64(&c);
     h->length = cur_u64(&c);
+    h->npoints = cur_u32(&c);
+    h->nloads = cur_u32(&c);
+    h->points = cur_u64(&c);
+    h->points_len = cur_u64(&c);
+    h->index = cur_u64(&c);
+    h->index_len = cur_u64(&c);
+    h->grammars = cur_u64(&c);
+    h->grammars_len = cur_u64(&c);
     if (h->length > f->size)
         return fail(err, errlen, "truncated: %llu bytes of %llu",
                     (unsigned long long)f->size, (unsigned long long)h->length);
@@ -168,7 +163,10 @@ static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, si
     if ((uint64_t)h->nfunctions > f->size ||
         !inside(f, h->names, h->names_len) || !inside(f, h->symbols, h->symbols_len) ||
         !inside(f, h->dcg, h->dcg_len) || (h->codec != TWPP_CODEC_ZSTD && h->codec != TWPP_CODEC_LZW) ||
-        h->nthreads > h->dcg_raw || h->dcg_raw > (uint64_t)1 << 34)
+        h->nthreads > h->dcg_raw || h->dcg_raw > (uint64_t)1 << 34 ||
+        !inside(f, h->points, h->points_len) || !inside(f, h->index, h->index_len) ||
+        !inside(f, h->grammars, h->grammars_len) || h->nloads > h->npoints ||
+        (uint64_t)h->npoints > f->size)
         return fail(err, errlen, "corrupt header");
     return 0;
 }
@@ -176,7 +174,7 @@ static int parse_header(twpp_file *f, const uint8_t *p, header *h, char *err, si
 /* Everything open reads, into f; 0 or -1 with err. */
 static int open_parts(twpp_file *f, char *err, size_t errlen)
 {
-    uint8_t *p = read_at(f, 0, TWPP_HEADER_SIZE), *table = NULL, *names = NULL;
+    uint8_t *p = twpp_read_at(f, 0, TWPP_HEADER_SIZE), *table = NULL, *names = NULL;
     uint64_t names_len = 0;
     header h;
     int rc = -1;
@@ -193,7 +191,15 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     f->dcg_off = h.dcg;
     f->dcg_len = h.dcg_len;
     f->dcg_raw = h.dcg_raw;
-    table = read_at(f, h.names, h.names_len);
+    f->npoints = h.npoints;
+    f->nloads = h.nloads;
+    f->points_off = h.points;
+    f->points_len = h.points_len;
+    f->index_off = h.index;
+    f->index_len = h.index_len;
+    f->grammars_off = h.grammars;
+    f->grammars_len = h.grammars_len;
+    table = twpp_read_at(f, h.names, h.names_len);
     f->symbols_off = h.symbols;
     f->symbols_len = h.symbols_len;
     size_t nf = (size_t)h.nfunctions + 1;
@@ -203,7 +209,7 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     f->loaded = calloc(nf, 1);
     if (!table || !f->m.functions || !f->fn_off || !f->fn_len || !f->loaded)
         rc = fail(err, errlen, "corrupt header");
-    else if (unpack(table, h.names_len, &names, &names_len) < 0 ||
+    else if (twpp_unpack(table, h.names_len, &names, &names_len) < 0 ||
              read_functions(f, names, names_len, h.dcg + h.dcg_len) < 0)
         rc = fail(err, errlen, "corrupt function table");
     else
@@ -267,15 +273,16 @@ void twpp_close(twpp_file *f)
     free(f->fn_off);
     free(f->fn_len);
     free(f->loaded);
+    twpp_close_plus(f);
     free(f);
 }
 
 int twpp_load_symbols(twpp_file *f, char *err, size_t errlen)
 {
     if (!f->symbols_loaded) {
-        uint8_t *p = read_at(f, f->symbols_off, f->symbols_len), *raw = NULL;
+        uint8_t *p = twpp_read_at(f, f->symbols_off, f->symbols_len), *raw = NULL;
         uint64_t rawn = 0;
-        int ok = p && unpack(p, f->symbols_len, &raw, &rawn) == 0 && read_symbols(f, raw, rawn) == 0;
+        int ok = p && twpp_unpack(p, f->symbols_len, &raw, &rawn) == 0 && read_symbols(f, raw, rawn) == 0;
         free(p);
         free(raw);
         f->symbols_loaded = ok ? 1 : 2;
@@ -347,10 +354,10 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
     if (f->loaded[i])
         return f->loaded[i] == 1 ? 0
              : fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
-    uint8_t *p = read_at(f, f->fn_off[i], f->fn_len[i]), *raw = NULL;
+    uint8_t *p = twpp_read_at(f, f->fn_off[i], f->fn_len[i]), *raw = NULL;
     uint64_t rawn = 0;
     int rc = -1;
-    if (p && unpack(p, f->fn_len[i], &raw, &rawn) == 0) {
+    if (p && twpp_unpack(p, f->fn_len[i], &raw, &rawn) == 0) {
         twpp_cur c = { raw, raw + rawn, 0 };
         rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols);
     }
@@ -363,7 +370,7 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
 /* The DCG's bytes expanded, or NULL. */
 static uint8_t *dcg_bytes(const twpp_file *f)
 {
-    uint8_t *in = read_at(f, f->dcg_off, f->dcg_len), *out = NULL;
+    uint8_t *in = twpp_read_at(f, f->dcg_off, f->dcg_len), *out = NULL;
     /* the claimed size is checked before it is allocated: zstd's frame
      * says it; LZW's is bounded like every other section */
     int ok = in && f->dcg_raw <= twpp_read_limit * 16 &&

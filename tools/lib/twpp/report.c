@@ -23,7 +23,26 @@ void twpp_count(const twpp_model *m, twpp_counts *c)
     }
 }
 
-int twpp_print_summary(FILE *out, const twpp_model *m, const twpp_sizes *sz, uint64_t blocks)
+/* TWPP+'s lines of the summary. */
+static void print_plus(FILE *out, const twpp_plus_counts *c, const twpp_sizes *sz, uint64_t blocks)
+{
+    const twpp_plus_sizes *p = &sz->plus;
+    uint64_t wpp = blocks * TWPP_WPP_BYTES_PER_BLOCK + c->accesses * TWPP_WPP_BYTES_PER_ADDRESS;
+    fprintf(out, "TWPP+: access points %" PRIu64 " (load points %" PRIu64 ", single-address: %" PRIu64
+            " loads, %" PRIu64 " stores), loads %" PRIu64 ", stores %" PRIu64 "\n", c->points,
+            c->load_points, c->single_loads, c->single_stores, c->loads, c->stores);
+    fprintf(out, "edges %" PRIu64 " kept, %" PRIu64 " dropped (recoverable), %" PRIu64
+            " loads of never-written memory\n", c->edges, c->dropped, c->unwritten);
+    fprintf(out, "bytes: access points %" PRIu64 ", load index %" PRIu64 ", dependence grammars %" PRIu64
+            " (%" PRIu64 " symbols; raw edges %" PRIu64 ")\n", p->points, p->index, p->grammars,
+            p->grammar_symbols, p->edges_raw);
+    fprintf(out, "uncompressed WPP with addresses %" PRIu64 " bytes (%d per block, %d per access):"
+            " compaction %.2fx\n", wpp, TWPP_WPP_BYTES_PER_BLOCK, TWPP_WPP_BYTES_PER_ADDRESS,
+            sz->total ? (double)wpp / (double)sz->total : 0.0);
+}
+
+int twpp_print_summary(FILE *out, const twpp_model *m, const twpp_plus_counts *plus,
+                       const twpp_sizes *sz, uint64_t blocks)
 {
     twpp_counts c;
     twpp_count(m, &c);
@@ -39,8 +58,11 @@ int twpp_print_summary(FILE *out, const twpp_model *m, const twpp_sizes *sz, uin
             PRIu64 " (before packing: paths %" PRIu64 ", traces %" PRIu64 ", dictionaries %" PRIu64
             "), total %" PRIu64 "\n", sz->header, sz->symbols, sz->dcg, sz->blocks, sz->paths,
             sz->traces, sz->dicts, sz->total);
+    uint64_t control = twpp_control_bytes(sz);
     fprintf(out, "uncompressed WPP %" PRIu64 " bytes (%d per block): compaction %.2fx\n",
-            wpp, TWPP_WPP_BYTES_PER_BLOCK, sz->total ? (double)wpp / (double)sz->total : 0.0);
+            wpp, TWPP_WPP_BYTES_PER_BLOCK, control ? (double)wpp / (double)control : 0.0);
+    if (plus)
+        print_plus(out, plus, sz, blocks);
     return ferror(out) ? -1 : 0;
 }
 

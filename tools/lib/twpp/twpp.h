@@ -98,6 +98,21 @@ void twpp_builder_free(twpp_builder *b);
  * when out of memory. */
 int twpp_exec(twpp_builder *b, uint32_t tid, const mr_block_def *def, uint32_t exit);
 
+/* Where an execution ran, for TWPP+'s instances <G, FC, BC>: the
+ * function of the call it belongs to, that call's number among the
+ * function's calls (FC, from 1, in order of call over all threads), the
+ * symbol, and its instance within that call (BC, from 1: the BC-th
+ * execution of the symbol in that call's own path trace). */
+typedef struct twpp_where {
+    uint32_t fn, fc;
+    uint32_t symbol, bc;
+} twpp_where;
+
+/* twpp_exec that also says where the execution ran (a returning block
+ * belongs to the call it ends). */
+int twpp_exec_where(twpp_builder *b, uint32_t tid, const mr_block_def *def, uint32_t exit,
+                    twpp_where *w);
+
 /* Blocks appended so far. */
 uint64_t twpp_builder_length(const twpp_builder *b);
 
