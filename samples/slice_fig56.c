@@ -12,25 +12,25 @@
  */
 #include <stdio.h>
 
-int P[2], N, I, J, X, Y, Z, W;
+long P[2], N, I, J, X, Y, Z, W;  /* 8 bytes each: TWPP+ edges are 8-byte granular */
 
-static const int input[] = { 3, 0, -1, 1 };    /* N, then X per iteration */
+static const long input[] = { 3, 0, -1, 1 };    /* N, then X per iteration */
 static int next_input;
 
 /* The program's input, one number per call. */
-static int inout(void)
+static long inout(void)
 {
     return input[next_input++];
 }
 
 /* Y for a negative X. */
-static int f2(int x)
+static long f2(long x)
 {
     return -x;
 }
 
 /* Z from Y. */
-static int f3(int y)
+static long f3(long y)
 {
     return y + 1;
 }
@@ -54,6 +54,6 @@ int main(void)
         I = I + 1;              /* (14) */
     }
     Z = Z + J;                  /* (15) */
-    printf("%d\n", Z);          /* (16) */
+    printf("%ld\n", Z);          /* (16) */
     return W == 0;
 }

@@ -15,11 +15,12 @@
 #include "base/cli.h"
 #include "base/opts.h"
 #include "slice/cfg.h"
+#include "slice/plus.h"
 #include "slice/report.h"
 #include "slice/run.h"
 #include "slice/slice.h"
 
-static const char *at, *var, *trace_path;
+static const char *at, *var, *trace_path, *edges_from = "twpp";
 static int precise_only;
 
 static const opt_def options[] = {
@@ -33,6 +34,10 @@ static const opt_def options[] = {
     { "trace", 0, OPT_STRING, &trace_path, "TRACE",
       "the trace FILE.twpp was built from (default: FILE.twpp\n"
       "without .twpp, trace-twpp's default name)", 0, 0, NULL },
+    { "edges", 0, OPT_STRING, &edges_from, "FROM",
+      "memory dependences from 'twpp' (the file's TWPP+ edges,\n"
+      "8-byte granules; the default) or 'trace' (the trace's\n"
+      "last writers, byte by byte)", 0, 0, NULL },
     { "precise-only", 0, OPT_FLAG, &precise_only, NULL,
       "skip the two approximate slices", 0, 0, NULL },
     { 0 }
@@ -112,6 +117,8 @@ int main(int argc, char **argv)
     opts_parse(&spec, argc, argv, &args);
     if (!at || !var)
         cli_usage_error("--at and --var are both needed");
+    if (strcmp(edges_from, "twpp") && strcmp(edges_from, "trace"))
+        cli_usage_error("--edges: '%s' is neither twpp nor trace", edges_from);
     char *at_copy = strdup(at), *default_trace = NULL;
     const char *twpp_path = args[0];
     if (!at_copy)
@@ -131,6 +138,8 @@ int main(int argc, char **argv)
     mr_reader *reader = cli_open_trace(trace_path);
     if (slice_run_pass(&run, reader, next_event, &crit, err, sizeof err) < 0)
         cli_fail(trace_path, "%s", err);
+    if (!strcmp(edges_from, "twpp") && !(run.plus = slice_plus_open(&run, err, sizeof err)))
+        cli_fail(twpp_path, "%s", err);
     slice_cfg *g = slice_cfg_new(&run);
     slice_set precise = {0}, edges = {0}, nodes = {0};
     if (!g)
@@ -138,7 +147,7 @@ int main(int argc, char **argv)
     if (slice_precise(&run, g, &crit, &precise, err, sizeof err) < 0 ||
         (!precise_only && (slice_edges(&run, g, &crit, &edges, err, sizeof err) < 0 ||
                            slice_nodes(&run, g, &crit, &nodes, err, sizeof err) < 0)))
-        cli_fail(twpp_path, "%s", err);
+        cli_fail(twpp_path, "%s", slice_plus_error(&run) ? slice_plus_error(&run) : err);
     if (slice_report(stdout, &run, &crit, &precise, precise_only ? NULL : &edges,
                      precise_only ? NULL : &nodes) < 0)
         cli_fail(NULL, "out of memory");
@@ -147,6 +156,7 @@ int main(int argc, char **argv)
     slice_set_free(&edges);
     slice_set_free(&nodes);
     slice_cfg_free(g);
+    slice_plus_free(run.plus);
     free(crit.writers);
     slice_run_close(&run);
     mr_reader_close(reader);

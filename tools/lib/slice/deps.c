@@ -3,6 +3,8 @@
  */
 #include "slice/deps.h"
 
+#include "slice/plus.h"
+
 uint32_t slice_key_insn(const slice_run *r, uint64_t key)
 {
     uint32_t n;
@@ -97,6 +99,14 @@ int slice_deps(const slice_run *r, slice_cfg *g, uint64_t key, slice_dep_fn fn, 
     for (uint64_t a = r->acc_first[s]; a < r->acc_first[s] + r->acc_count[s]; a++) {
         if (r->acc_instr[a] != i || (r->acc_kind[a] != MR_LOAD && r->acc_kind[a] != MR_MODIFY))
             continue;
+        if (r->plus) {              /* the edge TWPP+ recorded (Figure 5.7, lines 20-22) */
+            int found = slice_plus_store(r, a, &dep);
+            if (found < 0)
+                return -1;
+            if (found && (rc = fn(ctx, dep)))
+                return rc;
+            continue;
+        }
         uint64_t w[64];
         uint32_t nw = slice_writers(r, a, w, 64);
         for (uint32_t k = 0; k < nw && k < 64; k++)

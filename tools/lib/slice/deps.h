@@ -31,7 +31,8 @@
 typedef int (*slice_dep_fn)(void *ctx, uint64_t key);
 
 /* Every dependence of instance key (registers, memory, control). 0, fn's
- * non-zero value, or -1 when out of memory. */
+ * non-zero value, or -1 when out of memory or on corrupt TWPP+ edges
+ * (slice_plus_error says which). */
 int slice_deps(const slice_run *r, slice_cfg *g, uint64_t key, slice_dep_fn fn, void *ctx);
 
 /* The latest instance before (s, i) in its thread that writes register

@@ -34,6 +34,8 @@ typedef struct pass {
     uint64_t *cursor;           /* per thread: its next step */
     uint32_t *last_line;        /* per call: line of its last instruction run */
     u64map shadow;              /* page -> uint64_t[PAGE_SIZE]: writer + 1 */
+    u64map bc;                  /* (call << 32 | symbol) -> executions so far */
+    uint32_t *fn_calls;         /* per function: calls begun so far */
     dataobj *objs;
     size_t nobjs, objs_cap;
     size_t acc_cap, extra_cap, span_cap, insn_steps_cap;
@@ -295,6 +297,22 @@ static int grow_accesses(pass *p, uint64_t need)
     return 0;
 }
 
+/* TWPP+'s numbers of step s: its call's FC when the call begins here, its BC. */
+static int number_step(pass *p, uint64_t s)
+{
+    slice_run *r = p->r;
+    uint32_t c = r->call[s];
+    int added;
+    if (r->call_first[c] == s)
+        r->call_fc[c] = ++p->fn_calls[r->call_fn[c]];
+    void **slot = u64map_slot_of(&p->bc, (uint64_t)c << 32 | r->sym[s], &added);
+    if (!slot)
+        return fail(p, "out of memory");
+    *slot = (void *)((uintptr_t)*slot + 1);
+    r->step_bc[s] = (uint32_t)(uintptr_t)*slot;
+    return 0;
+}
+
 static int on_exec(pass *p, const mr_event *ev)
 {
     slice_run *r = p->r;
@@ -309,6 +327,8 @@ static int on_exec(pass *p, const mr_event *ev)
         return fail(p, "the .twpp file was not built from this trace (steps differ)");
     if ((def->id >= r->nblocks || !r->blocks[def->id].ninsns) &&
         decode_block(p, def, r->call_fn[r->call[s]]) < 0)
+        return -1;
+    if (number_step(p, s) < 0)
         return -1;
     uint32_t n;
     const uint32_t *insn = slice_step_insns(r, s, &n);
@@ -368,7 +388,10 @@ static int setup(pass *p)
         !(p->cursor = calloc((size_t)r->nthreads + 1, sizeof *p->cursor)) ||
         !(p->last_line = malloc(((size_t)r->ncalls + 1) * sizeof *p->last_line)) ||
         !(r->acc_first = calloc(r->nsteps + 1, sizeof *r->acc_first)) ||
-        !(r->acc_count = calloc(r->nsteps + 1, sizeof *r->acc_count)))
+        !(r->acc_count = calloc(r->nsteps + 1, sizeof *r->acc_count)) ||
+        !(r->step_bc = calloc(r->nsteps + 1, sizeof *r->step_bc)) ||
+        !(r->call_fc = calloc((size_t)r->ncalls + 1, sizeof *r->call_fc)) ||
+        !(p->fn_calls = calloc((size_t)r->m->nfunctions + 1, sizeof *p->fn_calls)))
         return fail(p, "out of memory (or capstone unavailable)");
     memset(p->last_line, 0xff, ((size_t)r->ncalls + 1) * sizeof *p->last_line);
     for (uint32_t t = 0; t < r->nthreads; t++) {
@@ -405,6 +428,8 @@ static void pass_free(pass *p)
         if (p->shadow.slots[i].used)
             free(p->shadow.slots[i].value);
     u64map_free(&p->shadow);
+    u64map_free(&p->bc);
+    free(p->fn_calls);
     u64map_free(&p->thread_of);
     for (size_t i = 0; i < p->nobjs; i++)
         free(p->objs[i].name);
@@ -478,6 +503,9 @@ void slice_run_close(slice_run *r)
     free(r->call_first);
     free(r->call_parent);
     free(r->outer_calls);
+    free(r->call_last);
+    free(r->call_fc);
+    free(r->step_bc);
     free(r->insns);
     u64map_free(&r->insn_at);
     for (size_t b = 0; b < r->nblocks; b++)

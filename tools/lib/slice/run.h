@@ -82,6 +82,12 @@ typedef struct slice_run {
     uint32_t *call_fn;          /* twpp function index */
     uint32_t *call_first;       /* first step, or SLICE_NONE (an empty call) */
     uint32_t *call_parent;      /* caller, or SLICE_NONE */
+    uint32_t *call_last;        /* last step, or SLICE_NONE */
+    uint32_t *call_fc;          /* the call's number among its function's (FC, from 1, in
+                                 * order of call over all threads, as TWPP+ counts) */
+    uint32_t *step_bc;          /* per step: its symbol's execution number in its call (BC) */
+    struct slice_plus *plus;    /* memory edges from the .twpp file's TWPP+, or NULL:
+                                 * from the trace's last writers (plus.h) */
     uint8_t *outer_calls;       /* 1: the criterion's call or one of its callers */
     /* code */
     slice_insn *insns;

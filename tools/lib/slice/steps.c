@@ -61,6 +61,7 @@ static int add_step(slice_run *r, layout *l, uint32_t sym, frame *f)
     r->prev[s] = f->last;
     if (f->last == SLICE_NONE)
         r->call_first[f->call] = s;
+    r->call_last[f->call] = s;
     f->last = s;
     return 0;
 }
@@ -72,11 +73,12 @@ static int add_call(slice_run *r, layout *l, uint32_t fn, uint32_t parent)
     size_t cap = l->calls_cap;
     if (ARRAY_FIT(r->call_fn, cap, r->ncalls + 1) < 0 ||
         (cap = l->calls_cap, ARRAY_FIT(r->call_first, cap, r->ncalls + 1) < 0) ||
-        (cap = l->calls_cap, ARRAY_FIT(r->call_parent, cap, r->ncalls + 1) < 0))
+        (cap = l->calls_cap, ARRAY_FIT(r->call_parent, cap, r->ncalls + 1) < 0) ||
+        (cap = l->calls_cap, ARRAY_FIT(r->call_last, cap, r->ncalls + 1) < 0))
         return -1;
     l->calls_cap = cap;
     r->call_fn[r->ncalls] = fn;
-    r->call_first[r->ncalls] = SLICE_NONE;
+    r->call_first[r->ncalls] = r->call_last[r->ncalls] = SLICE_NONE;
     r->call_parent[r->ncalls] = parent;
     return (int)r->ncalls++;
 }
