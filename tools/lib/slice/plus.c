@@ -159,7 +159,8 @@ static point_edges *edges_of(struct slice_plus *p, uint32_t g)
             snprintf(p->err, sizeof p->err, "corrupt dependence grammars of load point A%u", g + 1);
         return NULL;
     }
-    qsort(pe->v, pe->n, sizeof *pe->v, by_instance);
+    if (pe->n)
+        qsort(pe->v, pe->n, sizeof *pe->v, by_instance);
     pe->state = 1;
     return pe;
 }
@@ -235,7 +236,7 @@ int slice_plus_store(const slice_run *r, uint64_t a, uint64_t *key)
     if (!pe)
         return -1;
     twpp_edge probe = { .load = { (uint32_t)g, r->call_fc[c], r->step_bc[s] } };
-    twpp_edge *e = bsearch(&probe, pe->v, pe->n, sizeof *pe->v, by_instance);
+    twpp_edge *e = pe->n ? bsearch(&probe, pe->v, pe->n, sizeof *pe->v, by_instance) : NULL;
     const twpp_point *pt = twpp_file_point(p->f, (uint32_t)g);
     if (!e)
         return pt->single ? recover(p, r, s, instr, pt->addr, key) : 0;
