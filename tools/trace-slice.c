@@ -26,7 +26,9 @@ static int precise_only;
 static const opt_def options[] = {
     { "at", 0, OPT_STRING, &at, "FUNCTION:LINE[#N]",
       "the criterion's point: the N-th time (default 1) the\n"
-      "line was entered, before its first instruction", 0, 0, NULL },
+      "line was entered, before its first instruction; or\n"
+      "0xADDR[#N], the N-th run of the instruction at ADDR\n"
+      "(for code without line information)", 0, 0, NULL },
     { "var", 0, OPT_STRING, &var, "WHAT",
       "what the slice is on: a data object NAME[+OFFSET][:SIZE],\n"
       "an address 0xADDR[:SIZE] (default 8 bytes), or a register\n"
@@ -44,7 +46,7 @@ static const opt_def options[] = {
 };
 
 static const cmd_spec spec = {
-    .args = "--at FUNCTION:LINE[#N] --var WHAT FILE.twpp",
+    .args = "--at FUNCTION:LINE[#N]|0xADDR[#N] --var WHAT FILE.twpp",
     .summary =
     "Dynamic slices: the source lines whose execution affected WHAT at the\n"
     "criterion's point. The precise slice (Agrawal and Horgan's approach 3)\n"
@@ -72,6 +74,12 @@ static void parse_at(char *s)
         crit.instance = strtoull(hash + 1, &end, 10);
         if (!isdigit((unsigned char)hash[1]) || *end || crit.instance == 0)
             cli_usage_error("--at: instance '%s' is not a number from 1", hash + 1);
+    }
+    if (s[0] == '0' && s[1] == 'x') {          /* an instruction address */
+        crit.insn_addr = strtoull(s, &end, 16);
+        if (*end || !s[2])
+            cli_usage_error("--at: '%s' is not 0xADDR", s);
+        return;
     }
     if (!(colon = strrchr(s, ':')) || colon == s)
         cli_usage_error("--at: '%s' is not FUNCTION:LINE", s);

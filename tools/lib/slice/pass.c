@@ -269,13 +269,19 @@ static int64_t lines_of_step(pass *p, uint64_t s, const uint32_t *insn, uint32_t
     uint32_t call = r->call[s];
     int64_t at = -1;
     for (uint32_t i = 0; i < n; i++) {
+        if (!p->c->function && !p->c->hit && at < 0 && r->insns[insn[i]].addr == p->c->insn_addr) {
+            p->criterion_line_seen = 1;     /* --at 0xADDR: the instruction's instances */
+            if (++p->hits == p->c->instance)
+                at = i;
+        }
         uint32_t l = r->insns[insn[i]].line;
         if (l == p->last_line[call] || l == SLICE_NO_LINE)
             continue;
         p->last_line[call] = l;
         r->lines[l].instances++;
         const slice_line *sl = &r->lines[l];
-        if (!p->c->hit && at < 0 && sl->line == p->c->line && !strcmp(sl->function, p->c->function)) {
+        if (p->c->function && !p->c->hit && at < 0 && sl->line == p->c->line &&
+            !strcmp(sl->function, p->c->function)) {
             p->criterion_line_seen = 1;
             if (++p->hits == p->c->instance)
                 at = i;
@@ -454,10 +460,15 @@ int slice_run_pass(slice_run *r, void *reader, slice_next_fn next, slice_criteri
     if (rc == 0 && symbol_defs(r) < 0)
         rc = fail(&p, "out of memory");
     if (rc == 0 && !c->hit) {
-        if (!p.criterion_line_seen)
-            snprintf(err, errlen, "%s:%u never ran", c->function, c->line);
+        char where[300];
+        if (c->function)
+            snprintf(where, sizeof where, "%s:%u", c->function, c->line);
         else
-            snprintf(err, errlen, "%s:%u ran %llu times: no instance #%llu", c->function, c->line,
+            snprintf(where, sizeof where, "0x%llx", (unsigned long long)c->insn_addr);
+        if (!p.criterion_line_seen)
+            snprintf(err, errlen, "%s never ran", where);
+        else
+            snprintf(err, errlen, "%s ran %llu times: no instance #%llu", where,
                      (unsigned long long)p.hits, (unsigned long long)c->instance);
         rc = -1;
     }

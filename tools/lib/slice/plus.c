@@ -21,6 +21,12 @@ typedef struct point_edges {
     int state;                  /* 0 not read, 1 read, 2 corrupt */
 } point_edges;
 
+/* Instances of single-address stores, per address, in step order. */
+typedef struct instances {
+    uint64_t *v;                /* SLICE_KEY */
+    size_t n, cap;
+} instances;
+
 struct slice_plus {
     twpp_file *f;
     uint32_t npoints;
@@ -30,6 +36,8 @@ struct slice_plus {
     u64map steps_of;            /* call << 32 | symbol -> uint32_t array: [n, steps...] */
     u64map indexed;             /* calls whose steps are in steps_of */
     uint8_t *single_store_sym;  /* symbols with a single-address store point */
+    u64map by_addr;             /* single store address -> its instances (list), once built */
+    int by_addr_built;
     char err[256];
 };
 
@@ -119,6 +127,10 @@ void slice_plus_free(struct slice_plus *p)
     u64map_free(&p->point_of);
     u64map_free(&p->call_of);
     free_values(&p->steps_of);
+    for (size_t i = 0; i < p->by_addr.cap; i++)
+        if (p->by_addr.slots[i].used)
+            free(((instances *)p->by_addr.slots[i].value)->v);
+    free_values(&p->by_addr);
     u64map_free(&p->indexed);
     free(p);
 }
@@ -198,30 +210,55 @@ static uint32_t step_of(struct slice_plus *p, const slice_run *r, uint32_t c, ui
     return v && bc >= 1 && bc <= v[0] ? v[bc] : SLICE_NONE;
 }
 
+/* One pass over the steps: every instance of a single-address store
+ * point, under its address. 0, or -1 when out of memory. */
+static int index_single_stores(struct slice_plus *p, const slice_run *r)
+{
+    p->by_addr_built = 1;
+    for (uint64_t s = 0; s < r->nsteps; s++) {
+        if (!p->single_store_sym[r->sym[s]])
+            continue;
+        uint32_t n, fn = r->call_fn[r->call[s]];
+        slice_step_insns(r, s, &n);
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t kind = MR_STORE; kind <= MR_MODIFY; kind++) {
+                int64_t g = find_point(p, fn, r->sym[s], i, kind);
+                const twpp_point *pt = g >= 0 ? twpp_file_point(p->f, (uint32_t)g) : NULL;
+                if (!pt || !pt->single)
+                    continue;
+                int added;
+                void **slot = u64map_slot_of(&p->by_addr, pt->addr, &added);
+                if (!slot || (added && !(*slot = calloc(1, sizeof(instances)))))
+                    return -1;
+                instances *in = *slot;
+                if (ARRAY_FIT(in->v, in->cap, in->n + 1) < 0)
+                    return -1;
+                in->v[in->n++] = SLICE_KEY(s, i);
+            }
+    }
+    return 0;
+}
+
 /* The latest single-address store to addr before instance (s, i) in its
- * thread: 1 and *key, or 0. */
+ * thread: 1 and *key, 0 when there is none, -1 when out of memory. */
 static int recover(struct slice_plus *p, const slice_run *r, uint64_t s, uint32_t i, uint64_t addr,
                    uint64_t *key)
 {
-    uint64_t first = r->thread_first[slice_step_thread(r, s)];
-    for (;;) {
-        if (p->single_store_sym[r->sym[s]]) {
-            uint32_t fn = r->call_fn[r->call[s]];
-            while (i-- > 0)
-                for (uint32_t kind = MR_STORE; kind <= MR_MODIFY; kind++) {
-                    int64_t g = find_point(p, fn, r->sym[s], i, kind);
-                    const twpp_point *pt = g >= 0 ? twpp_file_point(p->f, (uint32_t)g) : NULL;
-                    if (pt && pt->single && pt->addr == addr) {
-                        *key = SLICE_KEY(s, i);
-                        return 1;
-                    }
-                }
-        }
-        if (s == first)
-            return 0;
-        s--;
-        slice_step_insns(r, s, &i);
+    if (!p->by_addr_built && index_single_stores(p, r) < 0)
+        return -1;
+    const instances *in = u64map_get(&p->by_addr, addr);
+    uint64_t at = SLICE_KEY(s, i), lo = 0, hi = in ? in->n : 0;
+    while (lo < hi) {               /* the first instance at or after (s, i) */
+        uint64_t mid = (lo + hi) / 2;
+        if (in->v[mid] < at)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    if (lo == 0 || SLICE_KEY_STEP(in->v[lo - 1]) < r->thread_first[slice_step_thread(r, s)])
+        return 0;
+    *key = in->v[lo - 1];
+    return 1;
 }
 
 int slice_plus_store(const slice_run *r, uint64_t a, uint64_t *key)

@@ -121,7 +121,10 @@ static int report_static(FILE *out, const slice_run *r, const slice_criterion *c
 int slice_report(FILE *out, const slice_run *r, const slice_criterion *c, const slice_set *precise,
                  const slice_set *edges, const slice_set *nodes)
 {
-    fprintf(out, "criterion: %s:%u#%" PRIu64 ", ", c->function, c->line, c->instance);
+    if (c->function)
+        fprintf(out, "criterion: %s:%u#%" PRIu64 ", ", c->function, c->line, c->instance);
+    else
+        fprintf(out, "criterion: 0x%" PRIx64 "#%" PRIu64 ", ", c->insn_addr, c->instance);
     if (c->reg >= 0)
         fprintf(out, "register %s", slice_reg_name(c->reg));
     else

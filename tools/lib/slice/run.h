@@ -54,6 +54,7 @@ typedef struct slice_block {
 typedef struct slice_criterion {
     const char *function;       /* --at FUNCTION:LINE[#instance] */
     uint32_t line;
+    uint64_t insn_addr;         /* --at 0xADDR[#instance] instead (function NULL) */
     uint64_t instance;          /* from 1 */
     const char *var;            /* --var as given */
     /* --var resolved: a register, or bytes [addr, addr + size) */
