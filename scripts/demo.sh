@@ -157,5 +157,13 @@ if [ -e "$LDB" ]; then
 fi
 [ -n "$tree" ] && plot binary_tree-rds-live.png rds_live --run="$tree"
 [ -n "$rds" ] && plot rds_shapes-rds-rsf.png rds_rsf --run="$rds"
+if [ -x "$BUILD/samples/slice_fig56" ] && [ -x "$BIN/trace-slice" ]; then
+  echo "== Figure 5.6's dynamic slices for Z at (16) (docs/trace-slice.md)"
+  trace=$OUT/slice_fig56.trace
+  valgrind --tool=memrec -q --memrec-out-file="$trace" "$BUILD/samples/slice_fig56" >/dev/null
+  "$BIN/trace-twpp" -q "$trace" >/dev/null
+  "$BIN/trace-slice" -q --at "main:$(grep -n '/\* (16) \*/' samples/slice_fig56.c | cut -d: -f1)" \
+    --var Z "$trace.twpp" | grep -E '^[a-z]|^  (main|f2|f3|inout):' | sed 's/^/   /'
+fi
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"
