@@ -157,6 +157,27 @@ if [ -e "$LDB" ]; then
 fi
 [ -n "$tree" ] && plot binary_tree-rds-live.png rds_live --run="$tree"
 [ -n "$rds" ] && plot rds_shapes-rds-rsf.png rds_rsf --run="$rds"
+
+# Zhang's type-based value profiling needs every value: the linked
+# structures recorded again with --values=all, into the same database.
+if [ -x "$BIN/trace-values" ]; then
+  echo
+  echo "== value profiles (--values=all) into $DB"
+  for s in "linked_list 2000 1" "binary_tree 3000" "struct_array 20000 3"; do
+    set -- $s
+    name=$1; shift
+    [ -x "$BUILD/samples/$name" ] || continue
+    trace=$OUT/$name-values.trace
+    valgrind --tool=memrec -q --values=all --memrec-out-file="$trace" "$BUILD/samples/$name" "$@" >/dev/null
+    "$BIN/trace-values" -q --db "$DB" "$trace" >/dev/null
+    echo "   $name: run $(sqlite3 "$DB" "SELECT max(run) FROM value_runs")"
+  done
+  query "value classes per run (Zhang, Figure 8.2: 59% compressible on average)" values_runs
+  vrun=$(sqlite3 "$DB" "SELECT max(run) FROM value_runs v JOIN runs r ON r.id = v.run WHERE r.command LIKE '%/linked_list %'")
+  [ -n "$vrun" ] && query "linked_list: the fields to compress and the bytes saved" values_selected --run="$vrun" --limit=6
+  plot values-bits.png values_bits
+  plot values-fitting.png values_fitting
+fi
 if [ -x "$BUILD/samples/slice_fig56" ] && [ -x "$BIN/trace-slice" ]; then
   echo "== Figure 5.6's dynamic slices for Z at (16) (docs/trace-slice.md)"
   trace=$OUT/slice_fig56.trace
