@@ -179,6 +179,7 @@ if [ -x "$BIN/trace-values" ]; then
   plot values-fitting.png values_fitting
 fi
 if [ -x "$BUILD/samples/slice_fig56" ] && [ -x "$BIN/trace-slice" ]; then
+  echo
   echo "== Figure 5.6's dynamic slices for Z at (16) (docs/trace-slice.md)"
   trace=$OUT/slice_fig56.trace
   valgrind --tool=memrec -q --memrec-out-file="$trace" "$BUILD/samples/slice_fig56" >/dev/null
