@@ -94,7 +94,8 @@ int slice_edges(const slice_run *r, slice_cfg *g, const slice_criterion *c, slic
     slice_set seeds = {0};
     to_static t = { r, out };
     int rc = -1;
-    if (occ_build(r, &o) < 0 || slice_seed(r, c, &seeds) < 0)
+    if (occ_build(r, &o) < 0 || slice_set_dense(&seeds, r, 1) < 0 ||
+        (!out->bits && slice_set_dense(out, r, 0) < 0) || slice_seed(r, c, &seeds) < 0)
         goto done;
     for (size_t k = 0; k < seeds.n; k++)
         if (add_static(&t, seeds.v[k]) < 0)
@@ -357,7 +358,7 @@ int slice_nodes(const slice_run *r, slice_cfg *g, const slice_criterion *c, slic
     supergraph sg;
     int rc = -1;
     uint32_t n;
-    if (graph_build(r, &sg) < 0)
+    if (graph_build(r, &sg) < 0 || (!out->bits && slice_set_dense(out, r, 0) < 0))
         goto done;
     const uint32_t *insn = slice_step_insns(r, c->step, &n);
     wanted w = { c->reg, c->addr, c->addr + c->size, 1 };

@@ -412,9 +412,18 @@ static int setup(pass *p)
 }
 
 /* Per symbol, the registers its instructions write: steps that write
- * none of a register are skipped whole when looking for its definition. */
+ * none of a register are skipped whole when looking for its definition.
+ * Per step, the instruction instances before it. */
 static int symbol_defs(slice_run *r)
 {
+    if (!(r->insn_first = malloc((r->nsteps + 1) * sizeof *r->insn_first)))
+        return -1;
+    r->insn_first[0] = 0;
+    for (uint64_t s = 0; s < r->nsteps; s++) {
+        uint32_t n;
+        slice_step_insns(r, s, &n);
+        r->insn_first[s + 1] = r->insn_first[s] + n;
+    }
     if (!(r->sym_defs = calloc((size_t)r->m->nsymbols + 1, sizeof *r->sym_defs)))
         return -1;
     for (uint32_t y = 0; y < r->m->nsymbols; y++) {
@@ -527,6 +536,7 @@ void slice_run_close(slice_run *r)
     free(r->lines);
     u64map_free(&r->line_of);
     free(r->sym_defs);
+    free(r->insn_first);
     free(r->acc_first);
     free(r->acc_count);
     free(r->acc_step);

@@ -10,9 +10,24 @@
 
 #include "base/array.h"
 
+int slice_set_dense(slice_set *s, const slice_run *r, int instances)
+{
+    uint64_t nbits = instances ? r->insn_first[r->nsteps] : r->ninsns;
+    s->first = instances ? r->insn_first : NULL;
+    s->bits = calloc(nbits / 64 + 1, sizeof *s->bits);
+    return s->bits ? 0 : -1;
+}
+
 int slice_set_add(slice_set *s, uint64_t x)
 {
-    int added = u64set_add(&s->has, x);
+    int added;
+    if (s->bits) {
+        uint64_t b = s->first ? s->first[SLICE_KEY_STEP(x)] + SLICE_KEY_INDEX(x) : x;
+        added = !(s->bits[b / 64] >> (b % 64) & 1);
+        s->bits[b / 64] |= 1ull << (b % 64);
+    } else {
+        added = u64set_add(&s->has, x);
+    }
     if (added == 1 && ARRAY_FIT(s->v, s->cap, s->n + 1) < 0)
         return -1;
     if (added == 1)
@@ -23,8 +38,10 @@ int slice_set_add(slice_set *s, uint64_t x)
 void slice_set_free(slice_set *s)
 {
     u64map_free(&s->has);
+    free(s->bits);
     free(s->v);
     s->v = NULL;
+    s->bits = NULL;
     s->n = s->cap = 0;
 }
 
@@ -47,7 +64,7 @@ int slice_seed(const slice_run *r, const slice_criterion *c, slice_set *out)
 int slice_precise(const slice_run *r, slice_cfg *g, const slice_criterion *c, slice_set *out,
                   char *err, size_t errlen)
 {
-    if (slice_seed(r, c, out) < 0)
+    if ((!out->bits && slice_set_dense(out, r, 1) < 0) || slice_seed(r, c, out) < 0)
         return snprintf(err, errlen, "out of memory"), -1;
     /* the set is the queue: members after `next` are still to be resolved */
     for (size_t next = 0; next < out->n; next++)

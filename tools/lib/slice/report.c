@@ -46,16 +46,16 @@ static void print_line(FILE *out, const slice_line *l)
 static int report_precise(FILE *out, const slice_run *r, const slice_criterion *c, const slice_set *s)
 {
     uint64_t *count = calloc((size_t)r->nlines + 1, sizeof *count), nolines = 0, instances = 0;
-    u64map entries = {0};
+    slice_set entries = {0};     /* line instances, by their first instruction instance */
     uint32_t n = 0, *order = NULL, crit;
     int rc = -1;
-    if (!count)
+    if (!count || slice_set_dense(&entries, r, 1) < 0)
         goto done;
     const uint32_t *insn = slice_step_insns(r, c->step, &n);
     crit = r->insns[insn[c->index]].line;
     for (size_t k = 0; k < s->n; k++) {
         uint32_t line = r->insns[slice_key_insn(r, s->v[k])].line;
-        int added = line == SLICE_NO_LINE ? 1 : u64set_add(&entries, slice_line_entry(r, s->v[k]));
+        int added = line == SLICE_NO_LINE ? 1 : slice_set_add(&entries, slice_line_entry(r, s->v[k]));
         if (added < 0)
             goto done;
         if (line == SLICE_NO_LINE)
@@ -79,7 +79,7 @@ static int report_precise(FILE *out, const slice_run *r, const slice_criterion *
 done:
     free(count);
     free(order);
-    u64map_free(&entries);
+    slice_set_free(&entries);
     return rc;
 }
 

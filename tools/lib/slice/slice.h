@@ -27,15 +27,23 @@
 #include "slice/cfg.h"
 #include "slice/run.h"
 
-/* A slice: instruction instances (precise) or static instructions. */
+/* A slice: instruction instances (precise) or static instructions.
+ * Membership is a hash set, or a bitmap over dense numbers once
+ * slice_set_dense was called (instances: run->insn_first[step] + index;
+ * static instructions: their id). */
 typedef struct slice_set {
     u64map has;
+    uint64_t *bits;             /* the bitmap, or NULL */
+    const uint64_t *first;      /* instances: run->insn_first; static: NULL */
     uint64_t *v;                /* members in the order they joined */
     size_t n, cap;
 } slice_set;
 
 /* Adds x; 1 new, 0 there, -1 out of memory. */
 int slice_set_add(slice_set *s, uint64_t x);
+/* Makes an empty set's membership a bitmap for r's instances (instances
+ * set) or static instructions. 0, or -1 when out of memory. */
+int slice_set_dense(slice_set *s, const slice_run *r, int instances);
 void slice_set_free(slice_set *s);
 
 /* The criterion's definitions (instance keys): the first members of the
