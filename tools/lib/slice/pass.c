@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "slice/deps.h"
 
 #define PAGE_BITS 12
 #define PAGE_SIZE (1u << PAGE_BITS)
@@ -126,6 +127,8 @@ static uint32_t insn_id(pass *p, uint64_t addr, uint32_t len, uint32_t fn)
 static int decode_block(pass *p, const mr_block_def *def, uint32_t fn)
 {
     slice_run *r = p->r;
+    if (def->ninstrs > SLICE_MAX_INDEX)     /* an instance's number keeps 12 bits for the index */
+        return fail(p, "a block of more than 4095 instructions");
     if (ARRAY_FIT(r->blocks, r->nblocks, (size_t)def->id + 1) < 0 ||
         !(r->blocks[def->id].insn = malloc(((size_t)def->ninstrs + 1) * sizeof(uint32_t))))
         return fail(p, "out of memory");
