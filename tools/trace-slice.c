@@ -14,13 +14,15 @@
 
 #include "base/cli.h"
 #include "base/opts.h"
+#include "db/session.h"
 #include "slice/cfg.h"
 #include "slice/plus.h"
 #include "slice/report.h"
 #include "slice/run.h"
 #include "slice/slice.h"
+#include "slice/store.h"
 
-static const char *at, *var, *trace_path, *edges_from = "twpp";
+static const char *at, *var, *trace_path, *db_path, *edges_from = "twpp";
 static int precise_only;
 
 static const opt_def options[] = {
@@ -40,6 +42,10 @@ static const opt_def options[] = {
       "memory dependences from 'twpp' (the file's TWPP+ edges,\n"
       "8-byte granules; the default) or 'trace' (the trace's\n"
       "last writers, byte by byte)", 0, 0, NULL },
+    { "db", 0, OPT_STRING, &db_path, "FILE",
+      "also store the request and the slices by line in the\n"
+      "profile database FILE (created if missing; one request\n"
+      "per run: a new one replaces it)", 0, 0, NULL },
     { "precise-only", 0, OPT_FLAG, &precise_only, NULL,
       "skip the two approximate slices", 0, 0, NULL },
     { 0 }
@@ -63,6 +69,7 @@ static const cmd_spec spec = {
 
 static slice_run run;
 static slice_criterion crit;
+static pdb_session db;
 
 /* FUNCTION:LINE[#N] into crit. */
 static void parse_at(char *s)
@@ -141,6 +148,8 @@ int main(int argc, char **argv)
             cli_fail(NULL, "out of memory");
         trace_path = default_trace;
     }
+    if (db_path)
+        pdb_session_start(&db, db_path);
     if (slice_run_open(&run, twpp_path, err, sizeof err) < 0)
         cli_fail(twpp_path, "%s", err);
     mr_reader *reader = cli_open_trace(trace_path);
@@ -159,6 +168,12 @@ int main(int argc, char **argv)
     if (slice_report(stdout, &run, &crit, &precise, precise_only ? NULL : &edges,
                      precise_only ? NULL : &nodes) < 0)
         cli_fail(NULL, "out of memory");
+    if (db_path &&
+        (pdb_session_begin(&db, "slice", SLICE_TABLES, reader, trace_path, argc, argv) < 0 ||
+         slice_store(db.db, db.run, &run, &crit, at, edges_from, &precise, precise_only ? NULL : &edges,
+                     precise_only ? NULL : &nodes) < 0 ||
+         pdb_session_commit(&db) < 0))
+        cli_fail(db_path, "%s", pdb_session_error(&db));
     cli_flush_stdout();
     slice_set_free(&precise);
     slice_set_free(&edges);

@@ -58,6 +58,21 @@ check "precise: f2 (called by (10)) is not" bash -c "! grep -q '^  f2:' <<<'$pre
 check "precise: nothing of the dynamic loader or libc (the criterion's callers are not followed)" \
   bash -c "[ \$(grep -c '^  ' <<<'$prec') -eq \$(grep -cE '^  (main|f3|inout):' <<<'$prec') ]"
 
+# --db: the request and the slices by line; a second request replaces the first
+db=$TMP/s.db
+"$SL" -q --db "$db" --at "main:$crit" --var W "$t.twpp" >/dev/null
+"$SL" -q --db "$db" --at "main:$crit" --var Z "$t.twpp" >/dev/null
+check_eq "--db: one request per run, the last" "1|Z" "$(sqlite3 "$db" "SELECT count(*), max(var) FROM slice_criteria")"
+check_eq "--db: the precise slice's lines" "$(statements precise <"$out")" \
+  "$(sqlite3 "$db" "SELECT line FROM slice_lines WHERE slice = 'precise' AND function = 'main'" |
+     awk -v map="$TMP/stmts" 'BEGIN { while ((getline l < map) > 0) { split(l, f, " "); st[f[1]] = f[2] } }
+                              $1 in st { print st[$1] }' | sort -n | paste -sd, -)"
+"$BIN/trace-db" "$db" query slice_lines --param function=main >"$TMP/q"
+check "trace-db query slice_lines: (9) in the precise slice once, in both approximate ones" \
+  grep -qE "^main +$s9 +2 +1 +x +x *$" "$TMP/q"
+"$BIN/trace-plot" slice --db "$db" -o "$TMP/slice.png" >/dev/null 2>&1
+check "trace-plot slice draws a PNG" [ -s "$TMP/slice.png" ]
+
 # the criterion as an address and as a register
 zaddr=$(awk '/^criterion/ { match($0, /\[0x[0-9a-f]+/); print substr($0, RSTART + 1, RLENGTH - 1) }' "$out")
 "$SL" -q --precise-only --at "main:$crit" --var "$zaddr:8" "$t.twpp" >"$TMP/addr" 2>&1

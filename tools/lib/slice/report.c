@@ -1,5 +1,5 @@
 /*
- * report.c: printing slices (see report.h).
+ * report.c: slices by source line (see report.h).
  */
 #include "slice/report.h"
 
@@ -19,19 +19,60 @@ static int by_line(const void *a, const void *b)
     return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-/* Lines with a non-zero count, sorted; NULL when out of memory. */
-static uint32_t *sorted_lines(const slice_run *r, const uint64_t *count, uint32_t *n)
+void slice_tally_free(slice_tally *t)
 {
-    uint32_t *v = malloc(((size_t)r->nlines + 1) * sizeof *v);
-    *n = 0;
-    if (!v)
-        return NULL;
+    free(t->instances);
+    free(t->insns);
+    free(t->order);
+    memset(t, 0, sizeof *t);
+}
+
+/* The line of the criterion's instruction, or SLICE_NO_LINE. */
+static uint32_t criterion_line(const slice_run *r, const slice_criterion *c)
+{
+    uint32_t n;
+    const uint32_t *insn = slice_step_insns(r, c->step, &n);
+    return c->index < n ? r->insns[insn[c->index]].line : SLICE_NO_LINE;
+}
+
+int slice_tally_make(const slice_run *r, const slice_criterion *c, const slice_set *s, int precise,
+                     slice_tally *t)
+{
+    slice_set entries = {0};     /* line instances, by their first instruction instance */
+    int rc = -1;
+    memset(t, 0, sizeof *t);
+    if (!(t->instances = calloc((size_t)r->nlines + 1, sizeof *t->instances)) ||
+        !(t->insns = calloc((size_t)r->nlines + 1, sizeof *t->insns)) ||
+        !(t->order = malloc(((size_t)r->nlines + 1) * sizeof *t->order)) ||
+        (precise && slice_set_dense(&entries, r, 1) < 0))
+        goto done;
+    for (size_t k = 0; k < s->n; k++) {
+        uint32_t line = r->insns[precise ? slice_key_insn(r, s->v[k]) : s->v[k]].line;
+        if (line == SLICE_NO_LINE) {
+            t->nolines++;
+            continue;
+        }
+        t->insns[line]++;
+        int added = precise ? slice_set_add(&entries, slice_line_entry(r, s->v[k])) : !t->instances[line];
+        if (added < 0)
+            goto done;
+        t->instances[line] += (uint64_t)added;
+        t->line_instances += (uint64_t)added;
+    }
+    uint32_t crit = criterion_line(r, c);
+    if (crit != SLICE_NO_LINE && !t->instances[crit])
+        t->instances[crit] = 1, t->line_instances++;
     for (uint32_t l = 0; l < r->nlines; l++)
-        if (count[l])
-            v[(*n)++] = l;
+        if (t->instances[l])
+            t->order[t->nlines++] = l;
     sort_run = r;
-    qsort(v, *n, sizeof *v, by_line);
-    return v;
+    qsort(t->order, t->nlines, sizeof *t->order, by_line);
+    rc = 0;
+done:
+    slice_set_free(&entries);
+    if (rc < 0)
+        slice_tally_free(t);
+    return rc;
 }
 
 static void print_line(FILE *out, const slice_line *l)
@@ -42,79 +83,29 @@ static void print_line(FILE *out, const slice_line *l)
         fprintf(out, "  %s:?", l->function);
 }
 
-/* The precise slice: line instances per line. */
-static int report_precise(FILE *out, const slice_run *r, const slice_criterion *c, const slice_set *s)
+static int report_one(FILE *out, const slice_run *r, const slice_criterion *c, const char *title,
+                      const slice_set *s, int precise)
 {
-    uint64_t *count = calloc((size_t)r->nlines + 1, sizeof *count), nolines = 0, instances = 0;
-    slice_set entries = {0};     /* line instances, by their first instruction instance */
-    uint32_t n = 0, *order = NULL, crit;
-    int rc = -1;
-    if (!count || slice_set_dense(&entries, r, 1) < 0)
-        goto done;
-    const uint32_t *insn = slice_step_insns(r, c->step, &n);
-    crit = r->insns[insn[c->index]].line;
-    for (size_t k = 0; k < s->n; k++) {
-        uint32_t line = r->insns[slice_key_insn(r, s->v[k])].line;
-        int added = line == SLICE_NO_LINE ? 1 : slice_set_add(&entries, slice_line_entry(r, s->v[k]));
-        if (added < 0)
-            goto done;
-        if (line == SLICE_NO_LINE)
-            nolines++;
-        else if (added)
-            count[line]++, instances++;
-    }
-    if (crit != SLICE_NO_LINE && !count[crit])
-        count[crit] = 1, instances++;               /* the criterion itself, as in Figure 5.8 */
-    if (!(order = sorted_lines(r, count, &n)))
-        goto done;
-    fprintf(out, "precise dynamic slice (approach 3): %u lines, %" PRIu64 " line instances, %zu instruction instances\n",
-            n, instances, s->n);
-    for (uint32_t k = 0; k < n; k++) {
-        print_line(out, &r->lines[order[k]]);
-        fprintf(out, "  %" PRIu64 " of %" PRIu64 "\n", count[order[k]], r->lines[order[k]].instances);
-    }
-    if (nolines)
-        fprintf(out, "  (no line)  %" PRIu64 " instruction instances\n", nolines);
-    rc = 0;
-done:
-    free(count);
-    free(order);
-    slice_set_free(&entries);
-    return rc;
-}
-
-/* An approximate slice: its lines, with how often each ran. */
-static int report_static(FILE *out, const slice_run *r, const slice_criterion *c, const char *title,
-                         const slice_set *s)
-{
-    uint64_t *count = calloc((size_t)r->nlines + 1, sizeof *count), nolines = 0;
-    uint32_t n = 0, *order = NULL;
-    if (!count)
+    slice_tally t;
+    if (slice_tally_make(r, c, s, precise, &t) < 0)
         return -1;
-    const uint32_t *insn = slice_step_insns(r, c->step, &n);
-    uint32_t crit = r->insns[insn[c->index]].line;
-    if (crit != SLICE_NO_LINE)
-        count[crit] = 1;
-    for (size_t k = 0; k < s->n; k++) {
-        uint32_t line = r->insns[s->v[k]].line;
-        if (line == SLICE_NO_LINE)
-            nolines++;
+    if (precise)
+        fprintf(out, "%s: %u lines, %" PRIu64 " line instances, %zu instruction instances\n", title,
+                t.nlines, t.line_instances, s->n);
+    else
+        fprintf(out, "%s: %u lines, %zu instructions\n", title, t.nlines, s->n);
+    for (uint32_t k = 0; k < t.nlines; k++) {
+        const slice_line *l = &r->lines[t.order[k]];
+        print_line(out, l);
+        if (precise)
+            fprintf(out, "  %" PRIu64 " of %" PRIu64 "\n", t.instances[t.order[k]], l->instances);
         else
-            count[line] = 1;
+            fprintf(out, "  ran %" PRIu64 "\n", l->instances);
     }
-    if (!(order = sorted_lines(r, count, &n))) {
-        free(count);
-        return -1;
-    }
-    fprintf(out, "%s: %u lines, %zu instructions\n", title, n, s->n);
-    for (uint32_t k = 0; k < n; k++) {
-        print_line(out, &r->lines[order[k]]);
-        fprintf(out, "  ran %" PRIu64 "\n", r->lines[order[k]].instances);
-    }
-    if (nolines)
-        fprintf(out, "  (no line)  %" PRIu64 " instructions\n", nolines);
-    free(count);
-    free(order);
+    if (t.nolines)
+        fprintf(out, "  (no line)  %" PRIu64 " %s\n", t.nolines,
+                precise ? "instruction instances" : "instructions");
+    slice_tally_free(&t);
     return 0;
 }
 
@@ -130,11 +121,11 @@ int slice_report(FILE *out, const slice_run *r, const slice_criterion *c, const 
     else
         fprintf(out, "%s = [0x%" PRIx64 ", +%" PRIu64 ")", c->var, c->addr, c->size);
     fprintf(out, " before step %u (of %" PRIu64 "), instruction %u\n", c->step, r->nsteps, c->index);
-    if (report_precise(out, r, c, precise) < 0)
+    if (report_one(out, r, c, "precise dynamic slice (approach 3)", precise, 1) < 0)
         return -1;
-    if (edges && report_static(out, r, c, "executed edges (approach 2)", edges) < 0)
+    if (edges && report_one(out, r, c, "executed edges (approach 2)", edges, 0) < 0)
         return -1;
-    if (nodes && report_static(out, r, c, "executed nodes (approach 1)", nodes) < 0)
+    if (nodes && report_one(out, r, c, "executed nodes (approach 1)", nodes, 0) < 0)
         return -1;
     return 0;
 }
