@@ -138,6 +138,16 @@ $(BUILD)/samples/%: samples/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O1 -g $(WARN) -pthread -o $@ $<
 
+# Figure 5.6's program is sliced by source line: -O0 keeps one line's code together.
+$(BUILD)/samples/slice_fig56: samples/slice_fig56.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O0 -g $(WARN) -o $@ $<
+
+# trace-slice disassembles with capstone and reads module files with libelf.
+SLICE_LIBS := -lcapstone -lelf
+$(BUILD)/bin/trace-slice $(BUILD)/asan/bin/trace-slice: LDLIBS += $(SLICE_LIBS)
+$(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(wildcard tests/unit/test_slice*.c)): LDLIBS += $(SLICE_LIBS)
+
 # ---- benchmarks and fuzzers ------------------------------------------------
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBTOOLS) $(LIBTRACE)
 	@mkdir -p $(@D)

@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-layout trace-wpp trace-whomp trace-rds trace-twpp trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-layout trace-wpp trace-whomp trace-rds trace-twpp trace-redundancy trace-dataflow trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -59,6 +59,8 @@ for s in "${samples[@]}"; do
     "$BIN/trace-rds" -q --db "$DB" "$trace" >/dev/null;; esac
   # Zhang and Gupta's timestamped whole program path, beside the trace
   "$BIN/trace-twpp" -q -o "${trace%.*}.twpp" --db "$DB" "$trace" >/dev/null
+  # redundant loads and stores (the direct pass; the .twpp file gives the same)
+  "$BIN/trace-redundancy" -q --db "$DB" "$trace" >/dev/null
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -97,6 +99,15 @@ query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG
 [ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
 [ -n "$rds" ] && query "rds_shapes changed: RDS instances and their stability" rds_instances --run="$rds" --limit=5
 [ -n "$stencil" ] && query "stencil: TWPP part by part against the WPP and Sequitur" twpp_sizes --run="$stencil"
+[ -n "$list" ] && query "linked_list: redundant loads per instruction (Figure 5.4)" redundancy_loads --run="$list"
+[ -n "$list" ] && query "linked_list: the most redundant instructions" redundancy_top --run="$list" --limit=5
+for tw in "$OUT"/stencil*.twpp; do
+  [ -e "$tw" ] || continue
+  echo
+  echo "== stencil: Table 5.1 (trace-dataflow on its .twpp file)"
+  "$BIN/trace-dataflow" --top 4 "$tw" | sed 's/^/   /'
+  break
+done
 
 echo
 echo "== plots in $OUT"
@@ -122,6 +133,8 @@ plot() {  # file, trace-plot arguments
 plot whomp-omsg-rasg.png whomp
 [ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
 [ -n "$stencil" ] && plot stencil-twpp.png twpp --run="$stencil"
+[ -n "$list" ] && plot linked_list-redundant-loads.png redundancy_loads --run="$list"
+[ -n "$list" ] && plot linked_list-redundant-stores.png redundancy_stores --run="$list"
 
 # LEAP (trace-leap) against the exact and Connors dependence profilers
 # (trace-deps), on the samples built with known dependences and strides:
@@ -157,5 +170,35 @@ if [ -e "$LDB" ]; then
 fi
 [ -n "$tree" ] && plot binary_tree-rds-live.png rds_live --run="$tree"
 [ -n "$rds" ] && plot rds_shapes-rds-rsf.png rds_rsf --run="$rds"
+
+# Zhang's type-based value profiling needs every value: the linked
+# structures recorded again with --values=all, into the same database.
+if [ -x "$BIN/trace-values" ]; then
+  echo
+  echo "== value profiles (--values=all) into $DB"
+  for s in "linked_list 2000 1" "binary_tree 3000" "struct_array 20000 3"; do
+    set -- $s
+    name=$1; shift
+    [ -x "$BUILD/samples/$name" ] || continue
+    trace=$OUT/$name-values.trace
+    valgrind --tool=memrec -q --values=all --memrec-out-file="$trace" "$BUILD/samples/$name" "$@" >/dev/null
+    "$BIN/trace-values" -q --db "$DB" "$trace" >/dev/null
+    echo "   $name: run $(sqlite3 "$DB" "SELECT max(run) FROM value_runs")"
+  done
+  query "value classes per run (Zhang, Figure 8.2: 59% compressible on average)" values_runs
+  vrun=$(sqlite3 "$DB" "SELECT max(run) FROM value_runs v JOIN runs r ON r.id = v.run WHERE r.command LIKE '%/linked_list %'")
+  [ -n "$vrun" ] && query "linked_list: the fields to compress and the bytes saved" values_selected --run="$vrun" --limit=6
+  plot values-bits.png values_bits
+  plot values-fitting.png values_fitting
+fi
+if [ -x "$BUILD/samples/slice_fig56" ] && [ -x "$BIN/trace-slice" ]; then
+  echo
+  echo "== Figure 5.6's dynamic slices for Z at (16) (docs/trace-slice.md)"
+  trace=$OUT/slice_fig56.trace
+  valgrind --tool=memrec -q --memrec-out-file="$trace" "$BUILD/samples/slice_fig56" >/dev/null
+  "$BIN/trace-twpp" -q "$trace" >/dev/null
+  "$BIN/trace-slice" -q --at "main:$(grep -n '/\* (16) \*/' samples/slice_fig56.c | cut -d: -f1)" \
+    --var Z "$trace.twpp" | grep -E '^[a-z]|^  (main|f2|f3|inout):' | sed 's/^/   /'
+fi
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"

@@ -36,6 +36,18 @@ check_eq "re-run replaces the run's rows (same counts, no duplicates), keeps mem
                (SELECT count(*) FROM mempat), (SELECT count(*) FROM instructions)")"
 check_eq "every mempat row still points at an instruction" 0 \
   "$(q 'SELECT count(*) FROM mempat m LEFT JOIN instructions i ON i.id = m.instruction WHERE i.id IS NULL')"
+# Other analyses of the run name their groups by trace-objects' alloc_sites rows.
+sites=$(q "SELECT count(*) FROM alloc_sites WHERE run = 1")
+for c in trace-values trace-layout; do
+  [ -x "$BIN/$c" ] && "$BIN/$c" -q --db "$db" "$TMP/chase.mr" >/dev/null
+  check_eq "$c --db: exit status" 0 $?
+done
+check_eq "values and layout add no alloc_sites row to trace-objects' run" "$sites" \
+  "$(q "SELECT count(*) FROM alloc_sites WHERE run = 1")"
+check_eq "value_fields and layout_groups name sites of their own run" 0 \
+  "$(q "SELECT count(*) FROM (SELECT run, site FROM value_fields UNION ALL SELECT run, site FROM layout_groups) x
+        LEFT JOIN alloc_sites s ON s.id = x.site WHERE s.id IS NULL OR s.run != x.run")"
+check "value_fields has rows" test "$(q 'SELECT count(*) FROM value_fields WHERE run = 1')" -gt 0
 check_eq "re-run with --group-depth=2 replaces too" 0 \
   "$("$BIN/trace-objects" -q --group-depth=2 --db "$db" "$TMP/chase.mr"; echo $?)"
 check_eq "chase: one heap group of nodes, all at offsets 0 and 8" "0 8" \

@@ -2,81 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "layout/store.h"
-#include "objects/groupname.h"
+#include "objects/sites.h"
 
 const char *const LAYOUT_TABLES[] = {
     "layout_loops", "layout_groups", "layout_objects", "layout_streams", "layout_fields",
     "layout_affinities", "layout_arrays", "layout_conflicts", "layout_splits",
     "layout_regroups", "layout_gains", NULL
 };
-
-/* alloc_sites ids of the groups, found or inserted. */
-typedef struct site_ids {
-    int64_t *id;                /* per group, 0: not written */
-} site_ids;
-
-static int64_t site_of(pdb *db, int64_t run, const ly_profile *p, const mr_reader *r,
-                       site_ids *s, uint32_t gid)
-{
-    if (s->id[gid])
-        return s->id[gid];
-    const ly_group *g = ly_group_at(p, gid);
-    char name[256], stack[1024];
-    obj_group_name(r, g->g, name, sizeof name);
-    const char *kind = obj_kind_name(g->g->kind);
-    /* trace-objects numbers groups as objmap does (serial = group id) and
-     * tells equal names apart with " (2)", " (3)"...: the name is a prefix */
-    sqlite3_stmt *q = pdb_prepare(db, "SELECT id FROM alloc_sites WHERE run = ?1 AND "
-                                      "serial = ?2 AND kind = ?3 AND "
-                                      "substr(name, 1, length(?4)) = ?4");
-    if (!q)
-        return -1;
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_int64(q, 2, gid);
-    sqlite3_bind_text(q, 3, kind, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(q, 4, name, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(q);
-    if (rc == SQLITE_ROW)
-        s->id[gid] = sqlite3_column_int64(q, 0);
-    sqlite3_reset(q);
-    if (s->id[gid])
-        return s->id[gid];
-    const mr_symbol *sym = g->g->kind == OBJ_HEAP && g->g->depth
-                               ? obj_site_symbol(r, g->g->ips[0]) : NULL;
-    obj_group_stack(r, g->g, stack, sizeof stack);
-    sqlite3_stmt *ins = pdb_prepare(db,
-        "INSERT INTO alloc_sites (run, serial, kind, name, function, file, line, "
-        "address, stack, objects, accesses, bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?,0)");
-    if (!ins)
-        return -1;
-    sqlite3_bind_int64(ins, 1, run);
-    sqlite3_bind_int64(ins, 2, gid);
-    sqlite3_bind_text(ins, 3, kind, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(ins, 4, name, -1, SQLITE_TRANSIENT);
-    if (sym && sym->function)
-        sqlite3_bind_text(ins, 5, sym->function, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(ins, 5);
-    if (sym && sym->file)
-        sqlite3_bind_text(ins, 6, sym->file, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(ins, 6);
-    if (sym && sym->line)
-        sqlite3_bind_int64(ins, 7, sym->line);
-    else
-        sqlite3_bind_null(ins, 7);
-    sqlite3_bind_int64(ins, 8, (int64_t)(g->g->kind == OBJ_HEAP && g->g->depth
-                                             ? g->g->ips[0] : g->g->addr));
-    if (g->g->kind == OBJ_HEAP)
-        sqlite3_bind_text(ins, 9, stack, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(ins, 9);
-    sqlite3_bind_int64(ins, 10, (int64_t)g->objects);
-    sqlite3_bind_int64(ins, 11, (int64_t)g->n);
-    if (pdb_exec(db, ins))
-        return -1;
-    return s->id[gid] = pdb_last_id(db);
-}
 
 static void bind_opt_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -125,7 +57,7 @@ static int store_loops(pdb *db, int64_t run, const ly_profile *p)
 }
 
 static int store_groups_streams(pdb *db, int64_t run, const ly_profile *p,
-                                const mr_reader *r, site_ids *s)
+                                obj_sites *s)
 {
     sqlite3_stmt *gs = pdb_prepare(db, "INSERT INTO layout_groups (run, site, weight, "
                                        "l_d, accesses, objects) VALUES (?,?,?,?,?,?)");
@@ -135,8 +67,8 @@ static int store_groups_streams(pdb *db, int64_t run, const ly_profile *p,
         const ly_group *g = ly_group_at(p, gid);
         if (!g->g)
             continue;
-        int64_t site = site_of(db, run, p, r, s, gid);
-        if (site < 0)
+        int64_t site = obj_sites_id(s, g->g, g->objects, g->n);
+        if (!site)
             return -1;
         sqlite3_bind_int64(gs, 1, run);
         sqlite3_bind_int64(gs, 2, site);
@@ -154,7 +86,7 @@ static int store_groups_streams(pdb *db, int64_t run, const ly_profile *p,
     for (uint32_t i = 0; i < ly_nobjects(p); i++) {
         const ly_object *o = ly_object_at(p, i);
         sqlite3_bind_int64(os, 1, run);
-        sqlite3_bind_int64(os, 2, s->id[o->group]);
+        sqlite3_bind_int64(os, 2, obj_sites_known(s, o->group));
         sqlite3_bind_int64(os, 3, (int64_t)o->serial);
         sqlite3_bind_int64(os, 4, (int64_t)o->addr);
         sqlite3_bind_int64(os, 5, (int64_t)o->size);
@@ -171,7 +103,7 @@ static int store_groups_streams(pdb *db, int64_t run, const ly_profile *p,
         return -1;
     for (uint32_t i = 0; i < ly_nstreams(p); i++) {
         const ly_stream *x = ly_stream_at(p, i);
-        const mr_symbol *sym = mr_reader_symbol(r, x->pc);
+        const mr_symbol *sym = mr_reader_symbol(s->r, x->pc);
         int64_t insn;
         if (pdb_instruction(db, run, x->pc, sym ? sym->function : NULL,
                             sym ? sym->file : NULL, sym ? sym->line : 0,
@@ -179,7 +111,7 @@ static int store_groups_streams(pdb *db, int64_t run, const ly_profile *p,
             return -1;
         sqlite3_bind_int64(ss, 1, run);
         sqlite3_bind_int64(ss, 2, insn);
-        sqlite3_bind_int64(ss, 3, s->id[x->group]);
+        sqlite3_bind_int64(ss, 3, obj_sites_known(s, x->group));
         if (x->loop >= 0)
             sqlite3_bind_int64(ss, 4, x->loop);
         else
@@ -196,7 +128,7 @@ static int store_groups_streams(pdb *db, int64_t run, const ly_profile *p,
     return 0;
 }
 
-static int store_structs(pdb *db, int64_t run, const ly_profile *p, const site_ids *s)
+static int store_structs(pdb *db, int64_t run, const ly_profile *p, const obj_sites *s)
 {
     sqlite3_stmt *fs = pdb_prepare(db, "INSERT INTO layout_fields (run, site, struct_size, "
         "offset, size, weight, cluster, multi) VALUES (?,?,?,?,?,?,?,?)");
@@ -208,7 +140,7 @@ static int store_structs(pdb *db, int64_t run, const ly_profile *p, const site_i
         return -1;
     for (uint32_t i = 0; i < ly_nstructs(p); i++) {
         const ly_struct *st = ly_struct_at(p, i);
-        int64_t site = s->id[st->group];
+        int64_t site = obj_sites_known(s, st->group);
         for (uint32_t f = 0; f < st->nfields; f++) {
             const ly_field *fl = &st->fields[f];
             sqlite3_bind_int64(fs, 1, run);
@@ -249,7 +181,7 @@ static const char *conflict_kind(ly_conflict_kind k)
          : k == LY_CONFLICT_TIME ? "disjoint times" : "reverse order";
 }
 
-static int store_arrays(pdb *db, int64_t run, const ly_profile *p, const site_ids *s)
+static int store_arrays(pdb *db, int64_t run, const ly_profile *p, const obj_sites *s)
 {
     sqlite3_stmt *ar = pdb_prepare(db, "INSERT INTO layout_arrays (run, site, element, "
         "bytes, scheme, class) VALUES (?,?,?,?,?,?)");
@@ -262,7 +194,7 @@ static int store_arrays(pdb *db, int64_t run, const ly_profile *p, const site_id
     for (uint32_t a = 0; a < ly_narrays(p); a++) {
         const ly_array *x = ly_array_at(p, a);
         sqlite3_bind_int64(ar, 1, run);
-        sqlite3_bind_int64(ar, 2, s->id[x->group]);
+        sqlite3_bind_int64(ar, 2, obj_sites_known(s, x->group));
         sqlite3_bind_int64(ar, 3, (int64_t)x->elem);
         sqlite3_bind_int64(ar, 4, (int64_t)x->memsize);
         sqlite3_bind_int64(ar, 5, (int64_t)x->scheme);
@@ -273,15 +205,15 @@ static int store_arrays(pdb *db, int64_t run, const ly_profile *p, const site_id
             continue;
         sqlite3_bind_int64(rg, 1, run);
         sqlite3_bind_int64(rg, 2, x->advice);
-        sqlite3_bind_int64(rg, 3, s->id[x->group]);
+        sqlite3_bind_int64(rg, 3, obj_sites_known(s, x->group));
         if (pdb_exec(db, rg))
             return -1;
     }
     for (uint32_t c = 0; c < ly_nconflicts(p); c++) {
         const ly_conflict *k = ly_conflict_at(p, c);
         sqlite3_bind_int64(cf, 1, run);
-        sqlite3_bind_int64(cf, 2, s->id[ly_array_at(p, k->a)->group]);
-        sqlite3_bind_int64(cf, 3, s->id[ly_array_at(p, k->b)->group]);
+        sqlite3_bind_int64(cf, 2, obj_sites_known(s, ly_array_at(p, k->a)->group));
+        sqlite3_bind_int64(cf, 3, obj_sites_known(s, ly_array_at(p, k->b)->group));
         sqlite3_bind_int64(cf, 4, k->loop);
         sqlite3_bind_text(cf, 5, conflict_kind(k->kind), -1, SQLITE_STATIC);
         if (pdb_exec(db, cf))
@@ -291,7 +223,7 @@ static int store_arrays(pdb *db, int64_t run, const ly_profile *p, const site_id
 }
 
 static int store_gains(pdb *db, int64_t run, const ly_profile *p, const ly_replay *r,
-                       const site_ids *s)
+                       const obj_sites *s)
 {
     sqlite3_stmt *st = pdb_prepare(db, "INSERT INTO layout_gains (run, rank, kind, site, "
         "advice, level, misses_before, misses_after, latency_before, latency_after) "
@@ -308,7 +240,7 @@ static int store_gains(pdb *db, int64_t run, const ly_profile *p, const ly_repla
                                      : g->kind == LY_GAIN_REGROUP ? "regroup" : "all",
                               -1, SQLITE_STATIC);
             if (g->kind == LY_GAIN_SPLIT)
-                sqlite3_bind_int64(st, 4, s->id[ly_struct_at(p, g->which)->group]);
+                sqlite3_bind_int64(st, 4, obj_sites_known(s, ly_struct_at(p, g->which)->group));
             else
                 sqlite3_bind_null(st, 4);
             if (g->kind == LY_GAIN_REGROUP)
@@ -330,12 +262,11 @@ static int store_gains(pdb *db, int64_t run, const ly_profile *p, const ly_repla
 int ly_store(pdb *db, int64_t run, const ly_profile *p, const ly_replay *r,
              const mr_reader *reader)
 {
-    site_ids s = {calloc((size_t)ly_ngroups(p) + 1, sizeof *s.id)};
-    if (!s.id)
-        return -1;
-    int rc = store_loops(db, run, p) || store_groups_streams(db, run, p, reader, &s) ||
+    obj_sites s;
+    obj_sites_init(&s, db, run, reader);
+    int rc = store_loops(db, run, p) || store_groups_streams(db, run, p, &s) ||
              store_structs(db, run, p, &s) || store_arrays(db, run, p, &s) ||
              (r && store_gains(db, run, p, r, &s));
-    free(s.id);
+    obj_sites_free(&s);
     return rc ? -1 : 0;
 }

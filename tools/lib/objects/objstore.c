@@ -1,5 +1,6 @@
 /* objstore.c: an object profile into the profile database. */
 #include "objects/objstore.h"
+#include "objects/sites.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -126,36 +127,12 @@ static int64_t site_id(objstore *s, const obj_group *g)
         return s->site_ids[g->id];
     if (ARRAY_FIT(s->site_ids, s->nsite_ids, (size_t)g->id + 1) < 0)
         return 0;
-    sqlite3_stmt *st = pdb_prepare(
-        s->db, "INSERT INTO alloc_sites (run, serial, kind, name, function, "
-               "file, line, address, stack) VALUES (?,?,?,?,?,?,?,?,?)");
-    if (!st)
-        return 0;
-    char name[SYM_BUF + 16], stack[4 * SYM_BUF];
+    char name[SYM_BUF + 16];
     obj_group_name(s->r, g, name, SYM_BUF);
     if (unique_name(s, name, sizeof name) < 0)
         return 0;
-    sqlite3_bind_int64(st, 1, s->run);
-    sqlite3_bind_int64(st, 2, g->id);
-    sqlite3_bind_text(st, 3, obj_kind_name(g->kind), -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
-    if (g->kind == OBJ_HEAP && g->depth) {
-        const mr_symbol *sym = obj_site_symbol(s->r, g->ips[0]);
-        if (sym && sym->function)
-            sqlite3_bind_text(st, 5, sym->function, -1, SQLITE_TRANSIENT);
-        if (sym && sym->file)
-            sqlite3_bind_text(st, 6, sym->file, -1, SQLITE_TRANSIENT);
-        if (sym && sym->line)
-            sqlite3_bind_int64(st, 7, sym->line);
-        sqlite3_bind_int64(st, 8, (int64_t)g->ips[0]);
-        obj_group_stack(s->r, g, stack, sizeof stack);
-        sqlite3_bind_text(st, 9, stack, -1, SQLITE_TRANSIENT);
-    } else if (g->kind == OBJ_STATIC) {
-        sqlite3_bind_int64(st, 8, (int64_t)g->addr);
-    }
-    if (pdb_exec(s->db, st) < 0)
-        return 0;
-    return s->site_ids[g->id] = pdb_last_id(s->db);
+    /* objects and accesses are filled in by objstore_finish() */
+    return s->site_ids[g->id] = obj_sites_insert(s->db, s->run, s->r, g, name, 0, 0);
 }
 
 void objstore_object(void *ctx, const obj_object *o, const obj_stats *st)
