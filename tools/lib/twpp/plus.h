@@ -68,8 +68,10 @@ typedef struct twpp_plus twpp_plus;
 twpp_plus *twpp_plus_new(void);
 void twpp_plus_free(twpp_plus *p);
 
-/* The accesses of execution ev, which ran at w (twpp_exec_where). 0, or
- * -1 when out of memory. */
+/* The accesses of execution ev, which ran at w (twpp_exec_where). ev is
+ * one execution: the reader must not batch (mr_reader_batch), as
+ * twpp_exec_where counts one block instance per event. 0, or -1 when out
+ * of memory. */
 int twpp_plus_exec(twpp_plus *p, const twpp_where *w, const mr_event *ev);
 
 /* Ends the run: singles decided, lines taken from r (NULL: none), the
