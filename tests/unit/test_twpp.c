@@ -19,6 +19,7 @@
 
 #include "twpp/file.h"
 #include "twpp/lzw.h"
+#include "twpp/symtab.h"
 #include "twpp/timestamps.h"
 #include "twpp/twpp.h"
 
@@ -369,6 +370,46 @@ static void test_corrupt_files(void **state)
         }
 }
 
+/* The symbol table's columns give every field and name back, names split
+ * at a decimal line or kept whole (a colon without a plain line after it,
+ * leading zeros, no colon, empty; NULL reads back empty). */
+static void test_symtab(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "main:12", "f:12", "f:13", "a:b:7", "x:", ":5", "g:007",
+                                         "noline", "", NULL, "main:12", "h:4294967295", "k:99999999999" };
+    enum { N = sizeof names / sizeof *names };
+    twpp_symbol in[N], out[N];
+    memset(out, 0, sizeof out);
+    for (uint32_t i = 0; i < N; i++)
+        in[i] = (twpp_symbol){ .addr = 0x400000 + 977 * (i % 5) - 13 * i, .block = (i * 7) % 5,
+                               .exit = i % 3, .ninstrs = i + 1, .jump = i % 5, .where = (char *)names[i] };
+    twpp_buf b = {0};
+    twpp_symtab_write(&b, in, N);
+    assert_false(b.err);
+    twpp_cur c = { b.p, b.p + b.n, 0 };
+    assert_int_equal(twpp_symtab_read(&c, out, N), 0);
+    assert_ptr_equal(c.p, c.end);
+    for (uint32_t i = 0; i < N; i++) {
+        assert_int_equal(out[i].addr, in[i].addr);
+        assert_int_equal(out[i].block, in[i].block);
+        assert_int_equal(out[i].exit, in[i].exit);
+        assert_int_equal(out[i].ninstrs, in[i].ninstrs);
+        assert_int_equal(out[i].jump, in[i].jump);
+        assert_string_equal(out[i].where, names[i] ? names[i] : "");
+        free(out[i].where);
+    }
+    for (size_t cut = 0; cut < b.n; cut++) {    /* every cut refused, nothing leaked */
+        twpp_symbol part[N];
+        memset(part, 0, sizeof part);
+        twpp_cur d = { b.p, b.p + cut, 0 };
+        assert_int_equal(twpp_symtab_read(&d, part, N), -1);
+        for (uint32_t i = 0; i < N; i++)
+            free(part[i].where);
+    }
+    free(b.p);
+}
+
 static void test_lzw(void **state)
 {
     (void)state;
@@ -414,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_figure_3_round_trip),
         cmocka_unit_test(test_random_round_trip),
         cmocka_unit_test(test_corrupt_files),
+        cmocka_unit_test(test_symtab),
         cmocka_unit_test(test_lzw),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
