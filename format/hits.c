@@ -185,21 +185,32 @@ static int cycle_batchable(const mr_cycle *c)
     return ok;
 }
 
-/* The loop body the predictions make from b0, if they lead back to it
- * within MR_CYCLE_MAX blocks, else NULL. Following them cannot change
- * them (a run repeats each prediction), so the body is what the run
- * executes. Cached in b0. */
-static const mr_cycle *find_cycle(mr_bstate *b0)
+/* The successor predicted after bs left by exit e: the inline slots
+ * need no load of succ_bs, one load less on the chain of find_cycle. */
+static inline mr_bstate *succ_of(const mr_bstate *bs, uint32_t e)
 {
-    mr_cycle c = { .len = 0 };
+    return bs->nexits <= MR_SUCC_INLINE ? bs->succ_inline[e] : bs->succ_bs[e];
+}
+
+/* The loop body the predictions make from b0, if they lead back to it
+ * within maxlen (<= MR_CYCLE_MAX) blocks, else NULL. Following them cannot
+ * change them (a run repeats each prediction), so the body is what the run
+ * executes. Cached in b0. The walk is a chain of dependent loads, often
+ * through blocks not in the cache: the caller bounds it by what the run
+ * could batch (two trips at least). */
+static const mr_cycle *find_cycle(mr_bstate *b0, uint32_t maxlen)
+{
+    mr_cycle c;
+    c.len = 0;
     mr_bstate *bs = b0;
     do {
         uint32_t e = bs->last_exit;
-        if (c.len == MR_CYCLE_MAX || e >= bs->nexits || !bs->succ_bs[e])
+        mr_bstate *next;
+        if (c.len == maxlen || e >= bs->nexits || !(next = succ_of(bs, e)))
             return NULL;
         c.bs[c.len] = bs;
         c.exit[c.len++] = e;
-        bs = bs->succ_bs[e];
+        bs = next;
     } while (bs != b0);
     mr_cycle *cached = b0->cycle;
     if (cached && cached->len == c.len &&
@@ -363,8 +374,12 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
             k = nv ? 1 + zero_values(r, nv, (r->rep_left - 1) * nv) / nv : r->rep_left;
         } else if (r->batching == MR_BATCH_PER_INSTRUCTION && r->cur &&
                    r->cur->jump == MR_JUMP_BORING) {
-            const mr_cycle *c = find_cycle(bs);
-            if (c && c->batchable && r->rep_left >= 2ull * c->len) {
+            /* a body of len blocks batches only with two trips to come */
+            uint64_t most = r->rep_left / 2;
+            const mr_cycle *c = most >= 2 ? find_cycle(bs, most < MR_CYCLE_MAX
+                                                       ? (uint32_t)most : MR_CYCLE_MAX)
+                                          : NULL;
+            if (c && c->batchable) {
                 int rc = deliver_group(r, ev, c);
                 if (rc)
                     return rc;
