@@ -381,11 +381,11 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
     const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     uint64_t k = 1;
-    uint32_t nv = 0;   /* value accesses: counted only when batching */
+    uint32_t nv = 0;   /* value accesses: counted only for a batch of bs */
     int walked = 0;    /* find_cycle's walk starts at bs */
     if (r->batching && ex->jump == MR_JUMP_BORING && r->rep_left > 1) {
-        nv = values_of(bs, n);
         if (bs->succ_bs[exit] == bs) {
+            nv = values_of(bs, n);
             /* as many as load and store the values of the one before */
             k = nv ? 1 + zero_values(r, nv, (r->rep_left - 1) * nv) / nv : r->rep_left;
         } else if (r->batching == MR_BATCH_PER_INSTRUCTION && r->cur &&
