@@ -117,6 +117,8 @@ static void measure(sq_grammar *const *omsg, const sq_grammar *rasg, sq_grammar 
 
 int whomp_run_finish(whomp_run *w)
 {
+    if (whomp_finish(w->grammars) < 0)
+        return -1;
     for (int d = 0; d < WHOMP_DIMS; d++)
         if (!(w->omsg[d] = whomp_omsg(w->grammars, d)))
             return -1;

@@ -46,8 +46,13 @@ void whomp_free(whomp *w);
 
 /* One access of instruction insn to address addr, in object o. 1 when
  * kept, 0 when left out (stack without the option, unknown), -1 when out
- * of memory, -2 when insn or addr cannot be packed into a RASG symbol. */
+ * of memory, -2 when insn or addr cannot be packed into a RASG symbol.
+ * Kept accesses are gathered and reach the grammars a batch at a time. */
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr);
+
+/* After the last access: the gathered accesses into the grammars. 0, or -1
+ * when out of memory. The grammars below are NULL until it is called. */
+int whomp_finish(whomp *w);
 
 uint64_t whomp_kept(const whomp *w);       /* accesses kept */
 uint64_t whomp_skipped(const whomp *w);    /* accesses left out */
