@@ -37,6 +37,8 @@ enum { WHOMP_INSTRUCTION, WHOMP_GROUP, WHOMP_OBJECT, WHOMP_OFFSET, WHOMP_DIMS };
 typedef struct whomp_options {
     int stack;                  /* keep stack accesses too */
     int vertical;               /* also one grammar per instruction */
+    int threads;                /* 2 or more: the RASG is fed on a thread of
+                                   its own (the grammars are the same) */
 } whomp_options;
 
 typedef struct whomp whomp;
@@ -50,8 +52,9 @@ void whomp_free(whomp *w);
  * Kept accesses are gathered and reach the grammars a batch at a time. */
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr);
 
-/* After the last access: the gathered accesses into the grammars. 0, or -1
- * when out of memory. The grammars below are NULL until it is called. */
+/* After the last access: the gathered accesses into the grammars (and the
+ * RASG's thread ended). 0, or -1 when out of memory. The grammars below are
+ * NULL until it is called; no access may follow it. */
 int whomp_finish(whomp *w);
 
 uint64_t whomp_kept(const whomp *w);       /* accesses kept */
