@@ -104,7 +104,7 @@ static void run(whomp_options o, uint32_t rules[WHOMP_DIMS + 1])
     assert_int_equal(whomp_kept(w), kept);
     assert_int_equal(whomp_skipped(w), skipped);
     for (int d = 0; d <= WHOMP_DIMS; d++) {
-        sq_grammar *g = d < WHOMP_DIMS ? whomp_omsg(w, d) : whomp_rasg(w);
+        sq_grammar *g = d < WHOMP_DIMS ? whomp_take_omsg(w, d) : whomp_take_rasg(w);
         uint64_t *got = expand_all(g, kept);
         for (uint64_t i = 0; i < kept; i++)
             if (got[i] != want[d][i])
@@ -122,7 +122,7 @@ static void run(whomp_options o, uint32_t rules[WHOMP_DIMS + 1])
             uint64_t n = 0;
             for (uint64_t i = 0; i < kept; i++)
                 n += want[WHOMP_INSTRUCTION][i] == insn;
-            sq_grammar *g = whomp_vertical(w, v);
+            sq_grammar *g = whomp_take_vertical(w, v);
             uint64_t *got = expand_all(g, 3 * n), at = 0;
             for (uint64_t i = 0; i < kept; i++) {
                 if (want[WHOMP_INSTRUCTION][i] != insn)

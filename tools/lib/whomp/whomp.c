@@ -263,22 +263,37 @@ int whomp_finish(whomp *w)
     return rc;
 }
 
-sq_grammar *whomp_omsg(const whomp *w, int dim)
+/* The finished grammar of *b, whose builder then goes: a large builder
+ * (nodes and digram table) takes several times its grammar's memory, and
+ * the next grammar's snapshot then has that room. */
+static sq_grammar *take(sequitur **b)
 {
-    return dim >= 0 && dim < WHOMP_DIMS && !w->nbatch ? sq_finish(w->omsg[dim]) : NULL;
+    if (!*b)
+        return NULL;
+    sq_grammar *g = sq_finish(*b);
+    if (g) {
+        sq_free(*b);
+        *b = NULL;
+    }
+    return g;
 }
 
-sq_grammar *whomp_rasg(const whomp *w)
+sq_grammar *whomp_take_omsg(whomp *w, int dim)
 {
-    return w->nbatch || w->worker ? NULL : sq_finish(w->rasg);
+    return dim >= 0 && dim < WHOMP_DIMS && !w->nbatch ? take(&w->omsg[dim]) : NULL;
+}
+
+sq_grammar *whomp_take_rasg(whomp *w)
+{
+    return w->nbatch || w->worker ? NULL : take(&w->rasg);
 }
 
 uint32_t whomp_vertical_count(const whomp *w) { return w->nverticals; }
 uint32_t whomp_vertical_insn(const whomp *w, uint32_t i) { return w->verticals[i].insn; }
 
-sq_grammar *whomp_vertical(const whomp *w, uint32_t i)
+sq_grammar *whomp_take_vertical(whomp *w, uint32_t i)
 {
-    return w->nbatch ? NULL : sq_finish(w->verticals[i].g);
+    return w->nbatch ? NULL : take(&w->verticals[i].g);
 }
 
 const char *whomp_dim_name(int dim)

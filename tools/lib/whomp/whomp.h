@@ -60,15 +60,18 @@ int whomp_finish(whomp *w);
 uint64_t whomp_kept(const whomp *w);       /* accesses kept */
 uint64_t whomp_skipped(const whomp *w);    /* accesses left out */
 
-/* The grammars (malloc'd; sq_grammar_free them); NULL: no memory. */
-sq_grammar *whomp_omsg(const whomp *w, int dim);
-sq_grammar *whomp_rasg(const whomp *w);
+/* After whomp_finish: the grammars (malloc'd; sq_grammar_free them), each
+ * taken once: its builder is freed as it is made, so that the builders'
+ * memory is given back while the snapshots are made. NULL: no memory, or
+ * taken already. */
+sq_grammar *whomp_take_omsg(whomp *w, int dim);
+sq_grammar *whomp_take_rasg(whomp *w);
 
 /* With vertical: instructions with kept accesses, in order of first, the
- * instruction number of the i-th, and its grammar. */
+ * instruction number of the i-th, and its grammar (taken once too). */
 uint32_t whomp_vertical_count(const whomp *w);
 uint32_t whomp_vertical_insn(const whomp *w, uint32_t i);
-sq_grammar *whomp_vertical(const whomp *w, uint32_t i);
+sq_grammar *whomp_take_vertical(whomp *w, uint32_t i);
 
 /* The name of each dimension, for output: "instruction", "group", ... */
 const char *whomp_dim_name(int dim);
