@@ -38,9 +38,9 @@ static const opt_def options[] = {
       "a heap group is the first N frames of the allocation\n"
       "stack (default 1), as in trace-objects", 1, OBJ_MAX_DEPTH, NULL },
     { "threads", 0, OPT_U32, &threads, "N",
-      "2 (default): the RASG is built on a thread of its\n"
-      "own beside the OMSG; 1: everything on one thread\n"
-      "(the same grammars either way)", 1, 2, NULL },
+      "2 (default): two threads share the grammars, each\n"
+      "taking the next grammar to feed a batch of accesses\n"
+      "to; 1: one thread (the same grammars either way)", 1, 2, NULL },
     { 0 }
 };
 

@@ -25,31 +25,38 @@ enum { RASG_STREAM = WHOMP_DIMS, STREAMS };
  * gzip recording). */
 #define BATCH 4096
 
-/* The RASG's own thread (whomp_options.threads = 2): it feeds a copy of
- * each batch's RASG symbols while the caller feeds the OMSG and gathers the
- * next batch. The two halves cost about the same (the RASG and the offset
- * grammar are the two large ones), so this nearly halves the time on two
- * free cores. Every field below lock is shared. */
-typedef struct rasg_worker {
+/* The work of one batch: one task per grammar fed (the four OMSG, the
+ * RASG, and all vertical grammars together). A grammar takes its batches
+ * in order: the tasks of a batch all end before the next batch's start. */
+enum { TASK_VERTICAL = STREAMS, TASKS };
+
+/* The second thread (whomp_options.threads = 2). The caller posts a batch
+ * and both threads claim its tasks one at a time, so the work balances
+ * itself (which grammars are large depends on the trace); the caller then
+ * gathers the next batch into the other buffer while the thread finishes
+ * its last task. Every field is under lock. */
+typedef struct helper {
     pthread_t thread;
     pthread_mutex_t lock;
-    pthread_cond_t changed;     /* busy or stop changed */
-    sequitur *g;                /* the RASG: only the thread touches it */
-    uint64_t symbols[BATCH];    /* the batch being fed */
-    uint32_t n;
-    int busy;                   /* symbols posted and not yet fed */
+    pthread_cond_t changed;     /* a batch posted, a task ended, or stop */
+    int next;                   /* the posted batch's next unclaimed task */
+    int running;                /* tasks claimed and not yet ended */
     int stop;                   /* no more batches: the thread returns */
-    int failed;                 /* the RASG ran out of memory */
-} rasg_worker;
+} helper;
 
 struct whomp {
     whomp_options opt;
     sequitur *omsg[WHOMP_DIMS];
     sequitur *rasg;
-    uint64_t batch[STREAMS][BATCH];     /* symbols by stream, in access order */
-    uint32_t nbatch;
+    uint64_t batch[2][STREAMS][BATCH];  /* symbols by stream, in access order:
+                                           one buffer gathered, one fed */
+    uint32_t nbatch;                    /* accesses in the gathered buffer */
+    int fill;                           /* which buffer is gathered */
+    uint32_t posted_n;                  /* accesses in the other one */
+    int tasks;                          /* tasks per batch (TASK_VERTICAL
+                                           only with opt.vertical) */
     int failed;                         /* a grammar ran out of memory */
-    rasg_worker *worker;                /* NULL: the caller feeds the RASG */
+    helper *helper;                     /* NULL: the caller does every task */
     uint32_t *vertical_of;      /* instruction -> index into verticals + 1 */
     size_t vertical_of_cap;
     vertical *verticals;
@@ -67,85 +74,123 @@ static int feed(sequitur *g, const uint64_t *symbols, uint32_t n)
     return 0;
 }
 
-static void *worker_main(void *arg)
+static int feed_vertical(whomp *w, uint64_t (*batch)[BATCH], uint32_t n);
+
+/* Task t of the posted batch; -1 when its grammar ran out of memory. */
+static int run_task(whomp *w, int t)
 {
-    rasg_worker *k = arg;
-    pthread_mutex_lock(&k->lock);
+    uint64_t (*batch)[BATCH] = w->batch[!w->fill];
+    if (t < WHOMP_DIMS)
+        return feed(w->omsg[t], batch[t], w->posted_n);
+    if (t == RASG_STREAM)
+        return feed(w->rasg, batch[RASG_STREAM], w->posted_n);
+    return feed_vertical(w, batch, w->posted_n);
+}
+
+/* Claims and runs the posted batch's tasks until none is left; the thread
+ * (wait set) then waits for the next batch, the caller returns. Called
+ * with h->lock held. */
+static void claim_tasks(whomp *w, helper *h, int wait)
+{
     for (;;) {
-        while (!k->busy && !k->stop)
-            pthread_cond_wait(&k->changed, &k->lock);
-        if (!k->busy)
-            break;
-        pthread_mutex_unlock(&k->lock);
-        int rc = k->failed ? -1 : feed(k->g, k->symbols, k->n);
-        pthread_mutex_lock(&k->lock);
-        k->failed |= rc < 0;
-        k->busy = 0;
-        pthread_cond_broadcast(&k->changed);
+        if (h->next < w->tasks) {
+            int t = h->next++, failed = w->failed;
+            h->running++;
+            pthread_mutex_unlock(&h->lock);
+            int rc = failed ? -1 : run_task(w, t);
+            pthread_mutex_lock(&h->lock);
+            w->failed |= rc < 0;
+            h->running--;
+            if (h->next >= w->tasks && h->running == 0)
+                pthread_cond_broadcast(&h->changed);
+        } else if (wait && !h->stop) {
+            pthread_cond_wait(&h->changed, &h->lock);
+        } else {
+            return;
+        }
     }
-    pthread_mutex_unlock(&k->lock);
+}
+
+static void *helper_main(void *arg)
+{
+    whomp *w = arg;
+    pthread_mutex_lock(&w->helper->lock);
+    claim_tasks(w, w->helper, 1);
+    pthread_mutex_unlock(&w->helper->lock);
     return NULL;
 }
 
-/* A thread feeding g; NULL when none could be started (the caller then
- * feeds g itself). */
-static rasg_worker *worker_start(sequitur *g)
+/* Starts the second thread; without one (no memory, no thread) the caller
+ * does every task itself. */
+static void helper_start(whomp *w)
 {
-    rasg_worker *k = calloc(1, sizeof *k);
-    if (!k)
-        return NULL;
-    k->g = g;
-    if (pthread_mutex_init(&k->lock, NULL) != 0) {
-        free(k);
-        return NULL;
+    helper *h = calloc(1, sizeof *h);
+    if (!h)
+        return;
+    h->next = TASKS;            /* nothing posted yet */
+    if (pthread_mutex_init(&h->lock, NULL) != 0) {
+        free(h);
+        return;
     }
-    if (pthread_cond_init(&k->changed, NULL) != 0 ||
-        pthread_create(&k->thread, NULL, worker_main, k) != 0) {
-        pthread_cond_destroy(&k->changed);      /* harmless if init failed */
-        pthread_mutex_destroy(&k->lock);
-        free(k);
-        return NULL;
+    w->helper = h;
+    if (pthread_cond_init(&h->changed, NULL) != 0 ||
+        pthread_create(&h->thread, NULL, helper_main, w) != 0) {
+        pthread_cond_destroy(&h->changed);      /* harmless if init failed */
+        pthread_mutex_destroy(&h->lock);
+        free(h);
+        w->helper = NULL;
     }
-    return k;
 }
 
-/* Waits until the thread has fed what it was given; -1 if it failed. */
-static int worker_wait(rasg_worker *k)
+/* Waits until every task of the posted batch has ended. Lock held. */
+static void wait_batch(helper *h, int tasks)
 {
-    pthread_mutex_lock(&k->lock);
-    while (k->busy)
-        pthread_cond_wait(&k->changed, &k->lock);
-    int failed = k->failed;
-    pthread_mutex_unlock(&k->lock);
-    return failed ? -1 : 0;
+    while (h->next < tasks || h->running > 0)
+        pthread_cond_wait(&h->changed, &h->lock);
 }
 
-/* Hands the thread n symbols (copied) once it is done with the last. */
-static int worker_post(rasg_worker *k, const uint64_t *symbols, uint32_t n)
+/* Lets the thread end its tasks, then ends it. */
+static void helper_stop(whomp *w)
 {
-    if (worker_wait(k) < 0)
-        return -1;
-    pthread_mutex_lock(&k->lock);
-    memcpy(k->symbols, symbols, n * sizeof *symbols);
-    k->n = n;
-    k->busy = 1;
-    pthread_cond_broadcast(&k->changed);
-    pthread_mutex_unlock(&k->lock);
-    return 0;
+    helper *h = w->helper;
+    pthread_mutex_lock(&h->lock);
+    wait_batch(h, w->tasks);
+    h->stop = 1;
+    pthread_cond_broadcast(&h->changed);
+    pthread_mutex_unlock(&h->lock);
+    pthread_join(h->thread, NULL);
+    pthread_cond_destroy(&h->changed);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+    w->helper = NULL;
 }
 
-/* Lets the thread feed what it has, then ends it; -1 if it failed. */
-static int worker_stop(rasg_worker *k)
+/* The gathered buffer becomes the posted one and its tasks run, shared
+ * with the thread if there is one; the other buffer is gathered next.
+ * -1 when a grammar ran out of memory. */
+static int flush(whomp *w)
 {
-    pthread_mutex_lock(&k->lock);
-    k->stop = 1;
-    pthread_cond_broadcast(&k->changed);
-    pthread_mutex_unlock(&k->lock);
-    pthread_join(k->thread, NULL);
-    int failed = k->failed;
-    pthread_cond_destroy(&k->changed);
-    pthread_mutex_destroy(&k->lock);
-    free(k);
+    helper *h = w->helper;
+    if (!h) {
+        w->fill = !w->fill;
+        w->posted_n = w->nbatch;
+        w->nbatch = 0;
+        for (int t = 0; t < w->tasks && !w->failed; t++)
+            w->failed = run_task(w, t) < 0;
+        return w->failed ? -1 : 0;
+    }
+    pthread_mutex_lock(&h->lock);
+    wait_batch(h, w->tasks);    /* the last batch's tasks, and its buffer */
+    if (!w->failed) {
+        w->fill = !w->fill;
+        w->posted_n = w->nbatch;
+        w->nbatch = 0;
+        h->next = 0;
+        pthread_cond_broadcast(&h->changed);
+        claim_tasks(w, h, 0);
+    }
+    int failed = w->failed;
+    pthread_mutex_unlock(&h->lock);
     return failed ? -1 : 0;
 }
 
@@ -155,6 +200,7 @@ whomp *whomp_new(const whomp_options *o)
     if (!w)
         return NULL;
     w->opt = *o;
+    w->tasks = o->vertical ? TASKS : TASK_VERTICAL;
     int ok = (w->rasg = sq_new()) != NULL;
     for (int d = 0; d < WHOMP_DIMS; d++)
         ok = ok && (w->omsg[d] = sq_new()) != NULL;
@@ -163,7 +209,7 @@ whomp *whomp_new(const whomp_options *o)
         return NULL;
     }
     if (o->threads >= 2)
-        w->worker = worker_start(w->rasg);
+        helper_start(w);
     return w;
 }
 
@@ -171,8 +217,8 @@ void whomp_free(whomp *w)
 {
     if (!w)
         return;
-    if (w->worker)
-        worker_stop(w->worker);
+    if (w->helper)
+        helper_stop(w);
     for (int d = 0; d < WHOMP_DIMS; d++)
         sq_free(w->omsg[d]);
     sq_free(w->rasg);
@@ -202,32 +248,15 @@ static sequitur *vertical_of(whomp *w, uint32_t insn)
 }
 
 /* Each access's (group, object, offset) to its instruction's grammar. */
-static int feed_vertical(whomp *w)
+static int feed_vertical(whomp *w, uint64_t (*batch)[BATCH], uint32_t n)
 {
-    for (uint32_t i = 0; i < w->nbatch; i++) {
-        sequitur *v = vertical_of(w, (uint32_t)w->batch[WHOMP_INSTRUCTION][i]);
-        if (!v || sq_append(v, w->batch[WHOMP_GROUP][i]) < 0 ||
-            sq_append(v, w->batch[WHOMP_OBJECT][i]) < 0 ||
-            sq_append(v, w->batch[WHOMP_OFFSET][i]) < 0)
+    for (uint32_t i = 0; i < n; i++) {
+        sequitur *v = vertical_of(w, (uint32_t)batch[WHOMP_INSTRUCTION][i]);
+        if (!v || sq_append(v, batch[WHOMP_GROUP][i]) < 0 ||
+            sq_append(v, batch[WHOMP_OBJECT][i]) < 0 || sq_append(v, batch[WHOMP_OFFSET][i]) < 0)
             return -1;
     }
     return 0;
-}
-
-/* Every grammar takes the gathered accesses, one grammar after the other;
- * the RASG's go to its thread first, if it has one. */
-static int flush(whomp *w)
-{
-    if (!w->failed && w->worker)
-        w->failed = worker_post(w->worker, w->batch[RASG_STREAM], w->nbatch) < 0;
-    for (int d = 0; d < WHOMP_DIMS && !w->failed; d++)
-        w->failed = feed(w->omsg[d], w->batch[d], w->nbatch) < 0;
-    if (!w->failed && !w->worker)
-        w->failed = feed(w->rasg, w->batch[RASG_STREAM], w->nbatch) < 0;
-    if (!w->failed && w->opt.vertical)
-        w->failed = feed_vertical(w) < 0;
-    w->nbatch = 0;
-    return w->failed ? -1 : 0;
 }
 
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
@@ -239,12 +268,13 @@ int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
     }
     if (insn >= WHOMP_RASG_INSNS || addr >= WHOMP_RASG_ADDRS)
         return -2;
+    uint64_t (*batch)[BATCH] = w->batch[w->fill];
     uint32_t i = w->nbatch++;
-    w->batch[WHOMP_INSTRUCTION][i] = insn;
-    w->batch[WHOMP_GROUP][i] = o->group->id;
-    w->batch[WHOMP_OBJECT][i] = o->serial;
-    w->batch[WHOMP_OFFSET][i] = addr - o->addr;
-    w->batch[RASG_STREAM][i] = addr << 16 | insn;
+    batch[WHOMP_INSTRUCTION][i] = insn;
+    batch[WHOMP_GROUP][i] = o->group->id;
+    batch[WHOMP_OBJECT][i] = o->serial;
+    batch[WHOMP_OFFSET][i] = addr - o->addr;
+    batch[RASG_STREAM][i] = addr << 16 | insn;
     w->kept++;
     if (w->nbatch == BATCH && flush(w) < 0)
         return -1;
@@ -257,10 +287,9 @@ uint64_t whomp_skipped(const whomp *w) { return w->skipped; }
 int whomp_finish(whomp *w)
 {
     int rc = flush(w);
-    if (w->worker && worker_stop(w->worker) < 0)
-        rc = -1;
-    w->worker = NULL;
-    return rc;
+    if (w->helper)
+        helper_stop(w);
+    return rc < 0 || w->failed ? -1 : 0;
 }
 
 /* The finished grammar of *b, whose builder then goes: a large builder
@@ -280,12 +309,12 @@ static sq_grammar *take(sequitur **b)
 
 sq_grammar *whomp_take_omsg(whomp *w, int dim)
 {
-    return dim >= 0 && dim < WHOMP_DIMS && !w->nbatch ? take(&w->omsg[dim]) : NULL;
+    return dim >= 0 && dim < WHOMP_DIMS && !w->nbatch && !w->helper ? take(&w->omsg[dim]) : NULL;
 }
 
 sq_grammar *whomp_take_rasg(whomp *w)
 {
-    return w->nbatch || w->worker ? NULL : take(&w->rasg);
+    return w->nbatch || w->helper ? NULL : take(&w->rasg);
 }
 
 uint32_t whomp_vertical_count(const whomp *w) { return w->nverticals; }
@@ -293,7 +322,7 @@ uint32_t whomp_vertical_insn(const whomp *w, uint32_t i) { return w->verticals[i
 
 sq_grammar *whomp_take_vertical(whomp *w, uint32_t i)
 {
-    return w->nbatch ? NULL : take(&w->verticals[i].g);
+    return w->nbatch || w->helper ? NULL : take(&w->verticals[i].g);
 }
 
 const char *whomp_dim_name(int dim)

@@ -37,8 +37,8 @@ enum { WHOMP_INSTRUCTION, WHOMP_GROUP, WHOMP_OBJECT, WHOMP_OFFSET, WHOMP_DIMS };
 typedef struct whomp_options {
     int stack;                  /* keep stack accesses too */
     int vertical;               /* also one grammar per instruction */
-    int threads;                /* 2 or more: the RASG is fed on a thread of
-                                   its own (the grammars are the same) */
+    int threads;                /* 2 or more: a second thread shares the
+                                   grammars' work (the same grammars) */
 } whomp_options;
 
 typedef struct whomp whomp;
