@@ -52,10 +52,13 @@ struct whomp {
                                            one buffer gathered, one fed */
     uint32_t nbatch;                    /* accesses in the gathered buffer */
     int fill;                           /* which buffer is gathered */
-    uint32_t posted_n;                  /* accesses in the other one */
+    uint32_t posted_n;                  /* accesses in the other one (fill and
+                                           posted_n change only while no
+                                           task runs) */
     int tasks;                          /* tasks per batch (TASK_VERTICAL
                                            only with opt.vertical) */
-    int failed;                         /* a grammar ran out of memory */
+    int failed;                         /* a grammar ran out of memory (under
+                                           helper->lock while there is one) */
     helper *helper;                     /* NULL: the caller does every task */
     uint32_t *vertical_of;      /* instruction -> index into verticals + 1 */
     size_t vertical_of_cap;
