@@ -30,23 +30,23 @@ static void last_write(void **state)
     (void)state;
     /* Offsets 0, 8, ..., 72 of object 3 at times 10, 13, ... */
     lmad s = make(3, 0, 10, 0, 8, 3, 10);
-    assert_int_equal(leap_last_write(&s, 8, 3, 16, 100), 2);
-    assert_int_equal(leap_last_write(&s, 8, 3, 20, 100), 2);  /* inside */
+    assert_int_equal(leap_last_write(&s, 8, 3, 16, 100), 16);
+    assert_int_equal(leap_last_write(&s, 8, 3, 20, 100), 16);  /* inside */
     assert_int_equal(leap_last_write(&s, 4, 3, 20, 100), -1); /* a 4-byte store misses 20 */
     assert_int_equal(leap_last_write(&s, 8, 4, 16, 100), -1); /* other object */
     assert_int_equal(leap_last_write(&s, 8, 3, 16, 16), -1);  /* written at 16: not before */
-    assert_int_equal(leap_last_write(&s, 8, 3, 16, 17), 2);
+    assert_int_equal(leap_last_write(&s, 8, 3, 16, 17), 16);
     assert_int_equal(leap_last_write(&s, 8, 3, 80, 1000), -1); /* past the count */
     assert_int_equal(leap_last_write(&s, 8, 3, -8, 1000), -1);
     /* One location written again and again: the last one before t. */
     lmad same = make(0, 24, 5, 0, 0, 4, 100);
-    assert_int_equal(leap_last_write(&same, 4, 0, 24, 50), 11);   /* 5 + 44 = 49 */
-    assert_int_equal(leap_last_write(&same, 4, 0, 24, 49), 10);
-    assert_int_equal(leap_last_write(&same, 4, 0, 24, 10000), 99);
+    assert_int_equal(leap_last_write(&same, 4, 0, 24, 50), 49);   /* 5 + 11 x 4 */
+    assert_int_equal(leap_last_write(&same, 4, 0, 24, 49), 45);
+    assert_int_equal(leap_last_write(&same, 4, 0, 24, 10000), 401);
     assert_int_equal(leap_last_write(&same, 4, 0, 28, 10000), -1);
     /* Object-strided (a field of consecutive objects), downward offsets. */
     lmad fld = make(10, 8, 0, 1, 0, 2, 5);
-    assert_int_equal(leap_last_write(&fld, 8, 13, 8, 100), 3);
+    assert_int_equal(leap_last_write(&fld, 8, 13, 8, 100), 6);
     assert_int_equal(leap_last_write(&fld, 8, 13, 8, 6), -1);
     lmad down = make(0, 64, 0, 0, -8, 1, 8);
     assert_int_equal(leap_last_write(&down, 8, 0, 40, 100), 3);
@@ -54,8 +54,38 @@ static void last_write(void **state)
     assert_int_equal(leap_last_write(&down, 8, 0, 4, 100), -1);
     /* A single point. */
     lmad one = make(2, 4, 7, 0, 0, 0, 1);
-    assert_int_equal(leap_last_write(&one, 4, 2, 4, 8), 0);
+    assert_int_equal(leap_last_write(&one, 4, 2, 4, 8), 7);
     assert_int_equal(leap_last_write(&one, 4, 2, 4, 7), -1);
+    /* A folded loop nest: rows of 4 points (offsets +4, times +1), 3 rows
+     * 32 bytes and 5 accesses apart, the whole repeated in place 3 times,
+     * 100 accesses apart: offset 36 (row 1, column 1) is written at
+     * 6, 106 and 206. */
+    lmad nest = make(1, 0, 0, 0, 4, 1, 4);
+    nest.nouter = 2;
+    nest.outer[0] = (lmad_level){ .stride = { 0, 32, 5 }, .count = 3 };
+    nest.outer[1] = (lmad_level){ .stride = { 0, 0, 100 }, .count = 3 };
+    assert_int_equal(leap_last_write(&nest, 4, 1, 36, 1000), 206);
+    assert_int_equal(leap_last_write(&nest, 4, 1, 36, 206), 106);
+    assert_int_equal(leap_last_write(&nest, 4, 1, 36, 107), 106);
+    assert_int_equal(leap_last_write(&nest, 4, 1, 36, 106), 6);
+    assert_int_equal(leap_last_write(&nest, 4, 1, 36, 6), -1);
+    assert_int_equal(leap_last_write(&nest, 4, 1, 38, 1000), 206);  /* inside */
+    assert_int_equal(leap_last_write(&nest, 4, 1, 16, 1000), -1);   /* the row gap */
+    assert_int_equal(leap_last_write(&nest, 4, 1, 76, 1000), 213);  /* last point */
+    assert_int_equal(leap_last_write(&nest, 4, 1, 80, 1000), -1);
+    assert_int_equal(leap_last_write(&nest, 4, 2, 36, 1000), -1);   /* other object */
+    /* Against every point one by one. */
+    for (int64_t off = -8; off < 90; off += 2)
+        for (int64_t t = 0; t < 260; t += 7) {
+            int64_t want = -1;
+            for (uint64_t k = 0; k < lmad_points(&nest); k++) {
+                int64_t p[3];
+                lmad_point(&nest, 3, k, p);
+                if (p[2] < t && p[1] <= off && off < p[1] + 4 && p[2] > want)
+                    want = p[2];
+            }
+            assert_int_equal(leap_last_write(&nest, 4, 1, off, t), want);
+        }
 }
 
 enum { STORE_A = 0, STORE_B = 1, LOAD = 2, OTHER = 3, GROUP = 5 };
@@ -90,7 +120,7 @@ static void ten_ninety(void **state)
     /* A cap large enough for everything: the exact 10% / 90%. */
     leap *l = two_stores(1000, 1000);
     leap_mdf m;
-    assert_int_equal(leap_mdf_compute(l, &m), 0);
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
     assert_int_equal(m.sampled[LOAD], 1000);
     const leap_dep *a = find_dep(&m, STORE_A, LOAD), *b = find_dep(&m, STORE_B, LOAD);
     assert_non_null(a);
@@ -103,14 +133,65 @@ static void ten_ninety(void **state)
     leap_mdf_free(&m);
     leap_free(l);
 
-    /* The paper's cap: B needs an LMAD per nine elements, so its stream
-     * goes past 30 LMADs at iteration 301; the load's sample stops there
-     * (31 A, 270 B), still 10% / 90% within 0.5%. */
+    /* The paper's cap: B makes an LMAD per nine elements, all of one
+     * shape, each 40 bytes and 40 accesses after the one before: they fold
+     * into one LMAD with an outer level, and the whole stream is solved. */
     l = two_stores(30, 1000);
-    assert_int_equal(leap_mdf_compute(l, &m), 0);
-    assert_int_equal(m.sampled[LOAD], 301);
-    assert_int_equal(find_dep(&m, STORE_A, LOAD)->conflicts, 31);
-    assert_int_equal(find_dep(&m, STORE_B, LOAD)->conflicts, 270);
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
+    assert_int_equal(m.sampled[LOAD], 1000);
+    assert_int_equal(find_dep(&m, STORE_A, LOAD)->conflicts, 100);
+    assert_int_equal(find_dep(&m, STORE_B, LOAD)->conflicts, 900);
+    leap_mdf_free(&m);
+    leap_free(l);
+
+    /* A stratified sample of 100 load points: one from each stratum of
+     * ten iterations, each holding one A: A's share is binomial(100, 0.1)
+     * (the seed is fixed: the same every run). */
+    l = two_stores(1000, 1000);
+    assert_int_equal(leap_mdf_compute(l, 100, &m), 0);
+    assert_int_equal(m.sampled[LOAD], 100);
+    uint64_t a100 = find_dep(&m, STORE_A, LOAD)->conflicts;
+    assert_int_equal(a100 + find_dep(&m, STORE_B, LOAD)->conflicts, 100);
+    assert_true(a100 >= 3 && a100 <= 20);
+    leap_mdf_free(&m);
+    leap_free(l);
+}
+
+/* A stores at irregular places (every 3rd, 7th or 11th element, as a
+ * generator says): no two of its runs have one shape, so with a cap of 30
+ * the stream is summarised past its 30th LMAD, and the load's sample stops
+ * at the first summarised store (the last writer could be in it). */
+static void cap_cuts_sample(void **state)
+{
+    (void)state;
+    leap *l = leap_new(30);
+    uint64_t next_a = 0, gap = 3, state_r = 1, first_over = 0;
+    uint32_t a_runs = 0;
+    for (uint64_t i = 0; i < 2000; i++) {
+        uint32_t st = STORE_B;
+        if (i == next_a) {
+            st = STORE_A;
+            state_r = state_r * 1103515245 + 12345;
+            gap = (uint64_t[]){ 3, 7, 11 }[(state_r >> 16) % 3];
+            next_a = i + gap;
+        }
+        assert_int_equal(leap_access(l, st, MR_STORE, 4, GROUP, 0, 4 * i), 0);
+        assert_int_equal(leap_access(l, LOAD, MR_LOAD, 4, GROUP, 0, 4 * i), 0);
+        const lmad_stream *as = &leap_stream_get(l, 0)->lmads;
+        if (st == STORE_A && !first_over && as->over.count)
+            first_over = i;
+        a_runs += st == STORE_A;
+    }
+    assert_true(first_over > 0 && first_over < 2000);
+    leap_mdf m;
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
+    /* The sample: the loads before the first summarised store of A or B
+     * (B's runs between A's have three lengths: it overflows too). */
+    assert_true(m.sampled[LOAD] > 0 && m.sampled[LOAD] <= first_over);
+    const leap_dep *a = find_dep(&m, STORE_A, LOAD), *b = find_dep(&m, STORE_B, LOAD);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->conflicts + b->conflicts, m.sampled[LOAD]);
     leap_mdf_free(&m);
     leap_free(l);
 }
@@ -128,7 +209,7 @@ static void no_dependence(void **state)
         assert_int_equal(leap_access(l, 3, MR_STORE, 8, 2, 0, 8 * i), 0);
     }
     leap_mdf m;
-    assert_int_equal(leap_mdf_compute(l, &m), 0);
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
     assert_int_equal(m.n, 0);
     assert_int_equal(m.sampled[0], 500);
     assert_int_equal(m.sampled[1], 500);
@@ -147,7 +228,7 @@ static void modify_passes(void **state)
         for (uint64_t i = 0; i < 100; i++)
             assert_int_equal(leap_access(l, 0, MR_MODIFY, 8, 0, 0, 8 * i), 0);
     leap_mdf m;
-    assert_int_equal(leap_mdf_compute(l, &m), 0);
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
     assert_int_equal(m.n, 1);
     assert_int_equal(m.deps[0].conflicts, 100);
     assert_int_equal(m.sampled[0], 200);
@@ -277,6 +358,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(last_write),
         cmocka_unit_test(ten_ninety),
+        cmocka_unit_test(cap_cuts_sample),
         cmocka_unit_test(no_dependence),
         cmocka_unit_test(modify_passes),
         cmocka_unit_test(strides),

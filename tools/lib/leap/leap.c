@@ -28,6 +28,12 @@ leap *leap_new(uint32_t max_lmads)
     return l;
 }
 
+void leap_finish(leap *l)
+{
+    for (uint32_t i = 0; i < l->nstreams; i++)
+        lmad_finish(&l->streams[i].lmads);
+}
+
 void leap_free(leap *l)
 {
     if (!l)
@@ -150,7 +156,12 @@ static uint64_t stream_bytes(const leap_stream *st)
         const lmad *m = &ls->lmads[i];
         for (uint32_t d = 0; d < LEAP_DIMS; d++)
             b += varint_bytes(m->start[d]) + varint_bytes(m->stride[d]);
-        b += varint_bytes((int64_t)m->count);
+        b += varint_bytes((int64_t)m->count) + varint_bytes(m->nouter);
+        for (uint32_t j = 0; j < m->nouter; j++) {      /* four per outer level */
+            for (uint32_t d = 0; d < LEAP_DIMS; d++)
+                b += varint_bytes(m->outer[j].stride[d]);
+            b += varint_bytes((int64_t)m->outer[j].count);
+        }
     }
     if (ls->over.count) {
         const lmad_summary *o = &ls->over;

@@ -82,6 +82,10 @@ typedef struct leap_batch_access {
 int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
                uint32_t per_iteration);
 
+/* The trace has ended: each stream's last LMAD is folded if it can be
+ * (lmad_finish). */
+void leap_finish(leap *l);
+
 int leap_failed(const leap *l);
 
 /* Accesses so far (the clock). */
@@ -107,7 +111,8 @@ typedef struct leap_summary {
 
 /* Fills *s. The profile's size is that of its compact form: per stream
  * the instruction and group numbers and the LMAD count, per LMAD its
- * seven numbers, per summary its ten, each number a zigzag LEB128
+ * seven numbers, its number of outer levels and four per outer level, per
+ * summary its ten, each number a zigzag LEB128
  * varint (as memrec's trace format writes integers). */
 void leap_summarise(const leap *l, leap_summary *s);
 

@@ -199,5 +199,7 @@ int leap_feed_event(leap_feed *f, const mr_event *ev)
 
 int leap_feed_finish(leap_feed *f)
 {
-    return f->gathering ? flush(f) : 0;
+    int rc = f->gathering ? flush(f) : 0;
+    leap_finish(f->l);
+    return rc;
 }

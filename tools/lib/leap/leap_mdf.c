@@ -19,16 +19,40 @@ static int64_t floor_div(int64_t a, int64_t b)
 
 static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
-int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
-                        int64_t offset, int64_t t)
+/* A store LMAD ready for solving: per level j, the extent of one copy of
+ * the levels below it (relative to the copy's first point), in every
+ * dimension. */
+typedef struct shape {
+    const lmad *m;
+    int64_t size;               /* bytes of each write */
+    int64_t lo[LMAD_MAX_OUTER + 1][LEAP_DIMS], hi[LMAD_MAX_OUTER + 1][LEAP_DIMS];
+} shape;
+
+static void shape_init(shape *sh, const lmad *m, uint32_t size)
 {
+    sh->m = m;
+    sh->size = size ? size : 1;
+    for (uint32_t j = 0; j <= m->nouter; j++)
+        for (uint32_t d = 0; d < LEAP_DIMS; d++) {
+            lmad_extent(m, d, j, &sh->lo[j][d], &sh->hi[j][d]);
+            sh->lo[j][d] -= m->start[d];
+            sh->hi[j][d] -= m->start[d];
+        }
+}
+
+/* The copy of the innermost level that starts at base: the time of its
+ * last point before t over the first byte of (object, offset), or -1. */
+static int64_t last_in_row(const shape *sh, const int64_t *base, int64_t object,
+                           int64_t offset, int64_t t)
+{
+    const lmad *s = sh->m;
     int64_t lo = 0, hi = (int64_t)s->count - 1;
-    int64_t t0 = s->start[LEAP_TIME], dt = s->stride[LEAP_TIME];
+    int64_t t0 = base[LEAP_TIME], dt = s->stride[LEAP_TIME];
     if (t0 >= t)
         return -1;
     if (dt > 0 && (t - 1 - t0) / dt < hi)   /* earlier than the load */
         hi = (t - 1 - t0) / dt;
-    int64_t o0 = s->start[LEAP_OBJECT], dobj = s->stride[LEAP_OBJECT];
+    int64_t o0 = base[LEAP_OBJECT], dobj = s->stride[LEAP_OBJECT];
     if (dobj == 0) {
         if (object != o0)
             return -1;
@@ -42,8 +66,7 @@ int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
         lo = hi = k;
     }
     /* start + k * stride <= offset < start + k * stride + size */
-    int64_t f0 = s->start[LEAP_OFFSET], df = s->stride[LEAP_OFFSET];
-    int64_t sz = (int64_t)(size ? size : 1);
+    int64_t f0 = base[LEAP_OFFSET], df = s->stride[LEAP_OFFSET], sz = sh->size;
     if (df == 0) {
         if (offset < f0 || offset >= f0 + sz)
             return -1;
@@ -63,21 +86,86 @@ int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
         if (khi < hi)
             hi = khi;
     }
-    return lo <= hi ? hi : -1;
+    return lo <= hi ? t0 + hi * dt : -1;
+}
+
+/* Narrows [*lo, *hi] to the copies k whose values base + k * stride +
+ * [rlo, rhi] meet [a, b]; 0 when none is left. */
+static int narrow(int64_t base, int64_t stride, int64_t rlo, int64_t rhi,
+                  int64_t a, int64_t b, int64_t *lo, int64_t *hi)
+{
+    if (stride == 0)
+        return base + rlo <= b && base + rhi >= a;
+    int64_t klo, khi;
+    if (stride > 0) {
+        khi = floor_div(b - base - rlo, stride);
+        klo = ceil_div(a - base - rhi, stride);
+    } else {
+        klo = ceil_div(b - base - rlo, stride);
+        khi = floor_div(a - base - rhi, stride);
+    }
+    if (klo > *lo)
+        *lo = klo;
+    if (khi < *hi)
+        *hi = khi;
+    return *lo <= *hi;
+}
+
+/* The copy of levels 0 .. j that starts at base: the time of its last
+ * point before t over the first byte of (object, offset), or -1. The
+ * copies of level j are tried latest first; the first one that covers the
+ * byte has the answer (time grows along the stream). */
+static int64_t last_in(const shape *sh, uint32_t j, const int64_t *base,
+                       int64_t object, int64_t offset, int64_t t)
+{
+    if (j == 0)
+        return last_in_row(sh, base, object, offset, t);
+    const lmad_level *L = &sh->m->outer[j - 1];
+    const int64_t *rlo = sh->lo[j], *rhi = sh->hi[j];
+    if (base[LEAP_TIME] >= t)
+        return -1;
+    int64_t lo = 0, hi = (int64_t)L->count - 1;
+    int64_t dt = L->stride[LEAP_TIME];      /* > 0: copies follow each other */
+    if ((t - 1 - base[LEAP_TIME]) / dt < hi)
+        hi = (t - 1 - base[LEAP_TIME]) / dt;
+    if (!narrow(base[LEAP_OBJECT], L->stride[LEAP_OBJECT], rlo[LEAP_OBJECT],
+                rhi[LEAP_OBJECT], object, object, &lo, &hi) ||
+        !narrow(base[LEAP_OFFSET], L->stride[LEAP_OFFSET], rlo[LEAP_OFFSET],
+                rhi[LEAP_OFFSET] + sh->size - 1, offset, offset, &lo, &hi))
+        return -1;
+    int still = L->stride[LEAP_OBJECT] == 0 && L->stride[LEAP_OFFSET] == 0;
+    for (int64_t k = hi; k >= lo; k--) {
+        int64_t b[LEAP_DIMS];
+        for (uint32_t d = 0; d < LEAP_DIMS; d++)
+            b[d] = (int64_t)((uint64_t)base[d] + (uint64_t)k * (uint64_t)L->stride[d]);
+        int64_t w = last_in(sh, j - 1, b, object, offset, t);
+        if (w >= 0)
+            return w;
+        /* Copies in the same place wholly before t all answer alike. */
+        if (still && b[LEAP_TIME] + rhi[LEAP_TIME] < t)
+            break;
+    }
+    return -1;
+}
+
+int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
+                        int64_t offset, int64_t t)
+{
+    shape sh;
+    shape_init(&sh, s, size);
+    return last_in(&sh, s->nouter, s->start, object, offset, t);
 }
 
 /* A store LMAD that may have written what a load LMAD reads. */
 typedef struct candidate {
-    const lmad *m;
-    uint32_t insn, size;
+    shape sh;
+    uint32_t insn;
 } candidate;
 
 /* The bounding box of an LMAD, per dimension. */
 static void lmad_range(const lmad *m, uint32_t d, int64_t *min, int64_t *max)
 {
-    int64_t a = m->start[d], b = lmad_at(m, d, m->count - 1);
-    *min = a < b ? a : b;
-    *max = a < b ? b : a;
+    lmad_extent(m, d, m->nouter + 1, min, max);
 }
 
 /* Whether store LMAD s (size bytes) can cover a byte that load LMAD l
@@ -93,7 +181,7 @@ static int may_feed(const lmad *s, uint32_t size, const lmad *l)
     lmad_range(l, LEAP_OFFSET, &lmin, &lmax);
     if (smax + (int64_t)size - 1 < lmin || lmax < smin)
         return 0;
-    return s->start[LEAP_TIME] < lmad_at(l, LEAP_TIME, l->count - 1);
+    return s->start[LEAP_TIME] < lmad_last(l, LEAP_TIME);
 }
 
 /* Whether the summary of a store stream (size bytes) may cover bytes that
@@ -117,9 +205,11 @@ static int summary_may_feed(const lmad_summary *o, uint32_t size,
 typedef struct solver {
     const leap *l;
     leap_mdf *out;
+    uint64_t budget;            /* load points solved per stream (0: all) */
     u64map pairs;               /* (store << 32 | load) -> conflicts */
     candidate *cand;
     size_t cap_cand;
+    uint32_t ncand;
 } solver;
 
 static int count_conflict(solver *s, uint32_t store, uint32_t load)
@@ -132,11 +222,10 @@ static int count_conflict(solver *s, uint32_t store, uint32_t load)
     return 0;
 }
 
-/* One load LMAD against the candidate stores, its elements before cutoff. */
-static int solve_lmad(solver *s, const lmad *m, uint32_t load, int64_t cutoff,
-                      const uint32_t *stores, uint32_t nstores)
+/* The store LMADs of the group that may feed load LMAD m. */
+static int gather(solver *s, const lmad *m, const uint32_t *stores, uint32_t nstores)
 {
-    uint32_t n = 0;
+    s->ncand = 0;
     for (uint32_t i = 0; i < nstores; i++) {
         const leap_stream *st = leap_stream_get(s->l, stores[i]);
         uint32_t size = leap_insn_get(s->l, st->insn)->size;
@@ -144,30 +233,78 @@ static int solve_lmad(solver *s, const lmad *m, uint32_t load, int64_t cutoff,
             const lmad *c = &st->lmads.lmads[j];
             if (!may_feed(c, size, m))
                 continue;
-            if (ARRAY_FIT(s->cand, s->cap_cand, n + 1) < 0)
+            if (ARRAY_FIT(s->cand, s->cap_cand, s->ncand + 1) < 0)
                 return -1;
-            s->cand[n++] = (candidate){ c, st->insn, size };
+            candidate *cd = &s->cand[s->ncand++];
+            shape_init(&cd->sh, c, size);
+            cd->insn = st->insn;
         }
     }
-    for (uint64_t k = 0; k < m->count; k++) {
-        int64_t obj = lmad_at(m, LEAP_OBJECT, k), off = lmad_at(m, LEAP_OFFSET, k);
-        int64_t t = lmad_at(m, LEAP_TIME, k), best = -1;
-        if (t >= cutoff)
-            break;
-        s->out->sampled[load]++;
-        uint32_t writer = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            const candidate *c = &s->cand[i];
-            int64_t w = leap_last_write(c->m, c->size, obj, off, t);
-            if (w < 0)
-                continue;
-            int64_t wt = lmad_at(c->m, LEAP_TIME, (uint64_t)w);
-            if (wt > best) {
-                best = wt;
-                writer = c->insn;
-            }
+    return 0;
+}
+
+/* One load point against the candidates: its last writer gets a conflict. */
+static int solve_point(solver *s, const int64_t *p, uint32_t load)
+{
+    int64_t best = -1;
+    uint32_t writer = 0;
+    s->out->sampled[load]++;
+    for (uint32_t i = 0; i < s->ncand; i++) {
+        const candidate *c = &s->cand[i];
+        int64_t w = last_in(&c->sh, c->sh.m->nouter, c->sh.m->start,
+                            p[LEAP_OBJECT], p[LEAP_OFFSET], p[LEAP_TIME]);
+        if (w > best) {
+            best = w;
+            writer = c->insn;
         }
-        if (best >= 0 && count_conflict(s, writer, load) < 0)
+    }
+    return best >= 0 ? count_conflict(s, writer, load) : 0;
+}
+
+/* splitmix64: the deterministic random numbers of the stratified sample. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The load stream's points before cutoff, all of them or, past the budget,
+ * a stratified sample: the points cut into `budget` equal strata, one point
+ * drawn at random from each. */
+static int solve_stream(solver *s, const leap_stream *ld, int64_t cutoff,
+                        const uint32_t *stores, uint32_t nstores)
+{
+    const lmad_stream *ls = &ld->lmads;
+    uint64_t total = 0;
+    for (uint32_t j = 0; j < ls->n; j++)
+        total += lmad_points_before(&ls->lmads[j], LEAP_TIME, cutoff);
+    uint64_t want = s->budget && total > s->budget ? s->budget : total;
+    uint64_t state = (uint64_t)ld->insn << 32 | ld->group;
+    uint64_t base = 0, in_lmad = 0;     /* points before LMAD j, points of j */
+    uint32_t j = 0;
+    int gathered = 0;
+    for (uint64_t i = 0; i < want; i++) {
+        uint64_t idx = i;
+        if (want < total) {
+            uint64_t lo = (uint64_t)((unsigned __int128)i * total / want);
+            uint64_t hi = (uint64_t)((unsigned __int128)(i + 1) * total / want);
+            idx = lo + next_random(&state) % (hi - lo);
+        }
+        if (i == 0)
+            in_lmad = lmad_points_before(&ls->lmads[0], LEAP_TIME, cutoff);
+        while (idx >= base + in_lmad) {
+            base += in_lmad;
+            in_lmad = lmad_points_before(&ls->lmads[++j], LEAP_TIME, cutoff);
+            gathered = 0;
+        }
+        if (!gathered && gather(s, &ls->lmads[j], stores, nstores) < 0)
+            return -1;
+        gathered = 1;
+        int64_t p[LEAP_DIMS];
+        lmad_point(&ls->lmads[j], LEAP_DIMS, idx - base, p);
+        if (solve_point(s, p, ld->insn) < 0)
             return -1;
     }
     return 0;
@@ -197,8 +334,7 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
                 summary_may_feed(o, leap_insn_get(s->l, st->insn)->size, &ld->lmads))
                 cutoff = o->first[LEAP_TIME];
         }
-        for (uint32_t j = 0; j < ld->lmads.n && rc == 0; j++)
-            rc = solve_lmad(s, &ld->lmads.lmads[j], ld->insn, cutoff, stores, nstores);
+        rc = solve_stream(s, ld, cutoff, stores, nstores);
     }
     free(stores);
     return rc;
@@ -240,10 +376,10 @@ static int collect(solver *s)
     return 0;
 }
 
-int leap_mdf_compute(const leap *l, leap_mdf *out)
+int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
 {
     memset(out, 0, sizeof *out);
-    solver s = { .l = l, .out = out };
+    solver s = { .l = l, .out = out, .budget = budget };
     uint32_t n = leap_nstreams(l);
     uint32_t *order = malloc((n ? n : 1) * sizeof *order);
     out->ninsns = leap_ninsns(l);

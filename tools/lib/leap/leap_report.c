@@ -39,6 +39,10 @@ static void print_stream(FILE *f, const leap_stream *st, const leap_names *nm)
                    PRId64 ",%" PRId64 "]x%" PRIu64, i ? " " : "",
                 m->start[0], m->start[1], m->start[2], m->stride[0],
                 m->stride[1], m->stride[2], m->count);
+        for (uint32_t j = 0; j < m->nouter; j++)    /* folded loop levels */
+            fprintf(f, "+[%" PRId64 ",%" PRId64 ",%" PRId64 "]x%" PRIu64,
+                    m->outer[j].stride[0], m->outer[j].stride[1],
+                    m->outer[j].stride[2], m->outer[j].count);
     }
     fputc('\n', f);
     const lmad_summary *o = &st->lmads.over;

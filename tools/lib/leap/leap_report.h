@@ -7,7 +7,8 @@
  *            compression Rx
  *   dep      STORE LOAD frequency conflicts sampled executions
  *   stride   INSN stride share steps strongly|weakly
- *   lmad     INSN GROUP [object,offset,time]+[stride...]xCOUNT ...  (--lmads)
+ *   lmad     INSN GROUP [object,offset,time]+[stride...]xCOUNT[+[stride...]xCOUNT]... ...
+ *            (--lmads; one +[...]xCOUNT per folded outer level)
  *   over     INSN GROUP count min..max/gran per dimension     (--lmads)
  *
  * An instruction is written function:line@0xADDRESS (kind size), e.g.
