@@ -156,32 +156,18 @@ int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
     return last_in(&sh, s->nouter, s->start, object, offset, t);
 }
 
-/* A store LMAD that may have written what a load LMAD reads. */
+/* A store LMAD that may have written what a load LMAD reads, with its
+ * box, which most points of the load fall outside of. */
 typedef struct candidate {
-    shape sh;
+    int64_t omin, omax, fmin, fmax, t0;
     uint32_t insn;
+    shape sh;
 } candidate;
 
 /* The bounding box of an LMAD, per dimension. */
 static void lmad_range(const lmad *m, uint32_t d, int64_t *min, int64_t *max)
 {
     lmad_extent(m, d, m->nouter + 1, min, max);
-}
-
-/* Whether store LMAD s (size bytes) can cover a byte that load LMAD l
- * reads before l's last element. */
-static int may_feed(const lmad *s, uint32_t size, const lmad *l)
-{
-    int64_t smin, smax, lmin, lmax;
-    lmad_range(s, LEAP_OBJECT, &smin, &smax);
-    lmad_range(l, LEAP_OBJECT, &lmin, &lmax);
-    if (smax < lmin || lmax < smin)
-        return 0;
-    lmad_range(s, LEAP_OFFSET, &smin, &smax);
-    lmad_range(l, LEAP_OFFSET, &lmin, &lmax);
-    if (smax + (int64_t)size - 1 < lmin || lmax < smin)
-        return 0;
-    return s->start[LEAP_TIME] < lmad_last(l, LEAP_TIME);
 }
 
 /* Whether the summary of a store stream (size bytes) may cover bytes that
@@ -201,12 +187,24 @@ static int summary_may_feed(const lmad_summary *o, uint32_t size,
     return 0;
 }
 
+/* A store LMAD of the group with its bounding box, made once per group
+ * so that finding a load LMAD's candidates is a scan of boxes. */
+typedef struct store_box {
+    const lmad *m;
+    uint32_t insn, size;
+    int64_t omin, omax;         /* objects */
+    int64_t fmin, fmax;         /* bytes written: offsets to last + size - 1 */
+} store_box;
+
 /* Working state of one computation. */
 typedef struct solver {
     const leap *l;
     leap_mdf *out;
     uint64_t budget;            /* load points solved per stream (0: all) */
     u64map pairs;               /* (store << 32 | load) -> conflicts */
+    store_box *boxes;           /* the group's store LMADs */
+    size_t cap_boxes;
+    uint32_t nboxes;
     candidate *cand;
     size_t cap_cand;
     uint32_t ncand;
@@ -222,23 +220,51 @@ static int count_conflict(solver *s, uint32_t store, uint32_t load)
     return 0;
 }
 
-/* The store LMADs of the group that may feed load LMAD m. */
-static int gather(solver *s, const lmad *m, const uint32_t *stores, uint32_t nstores)
+/* The boxes of the group's store LMADs. */
+static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
 {
-    s->ncand = 0;
+    s->nboxes = 0;
     for (uint32_t i = 0; i < nstores; i++) {
         const leap_stream *st = leap_stream_get(s->l, stores[i]);
         uint32_t size = leap_insn_get(s->l, st->insn)->size;
         for (uint32_t j = 0; j < st->lmads.n; j++) {
-            const lmad *c = &st->lmads.lmads[j];
-            if (!may_feed(c, size, m))
-                continue;
-            if (ARRAY_FIT(s->cand, s->cap_cand, s->ncand + 1) < 0)
+            if (ARRAY_FIT(s->boxes, s->cap_boxes, s->nboxes + 1) < 0)
                 return -1;
-            candidate *cd = &s->cand[s->ncand++];
-            shape_init(&cd->sh, c, size);
-            cd->insn = st->insn;
+            store_box *b = &s->boxes[s->nboxes++];
+            b->m = &st->lmads.lmads[j];
+            b->insn = st->insn;
+            b->size = size;
+            lmad_range(b->m, LEAP_OBJECT, &b->omin, &b->omax);
+            lmad_range(b->m, LEAP_OFFSET, &b->fmin, &b->fmax);
+            b->fmax += (int64_t)(size ? size : 1) - 1;
         }
+    }
+    return 0;
+}
+
+/* The store LMADs of the group that may feed load LMAD m: boxes
+ * overlapping m's, starting before m's last point. */
+static int gather(solver *s, const lmad *m)
+{
+    int64_t omin, omax, fmin, fmax, last = lmad_last(m, LEAP_TIME);
+    lmad_range(m, LEAP_OBJECT, &omin, &omax);
+    lmad_range(m, LEAP_OFFSET, &fmin, &fmax);
+    s->ncand = 0;
+    for (uint32_t i = 0; i < s->nboxes; i++) {
+        const store_box *b = &s->boxes[i];
+        if (b->omax < omin || omax < b->omin || b->fmax < fmin || fmax < b->fmin ||
+            b->m->start[LEAP_TIME] >= last)
+            continue;
+        if (ARRAY_FIT(s->cand, s->cap_cand, s->ncand + 1) < 0)
+            return -1;
+        candidate *cd = &s->cand[s->ncand++];
+        shape_init(&cd->sh, b->m, b->size);
+        cd->insn = b->insn;
+        cd->omin = b->omin;
+        cd->omax = b->omax;
+        cd->fmin = b->fmin;
+        cd->fmax = b->fmax;
+        cd->t0 = b->m->start[LEAP_TIME];
     }
     return 0;
 }
@@ -251,6 +277,10 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
     s->out->sampled[load]++;
     for (uint32_t i = 0; i < s->ncand; i++) {
         const candidate *c = &s->cand[i];
+        if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
+            p[LEAP_OFFSET] < c->fmin || p[LEAP_OFFSET] > c->fmax ||
+            c->t0 >= p[LEAP_TIME])
+            continue;
         int64_t w = last_in(&c->sh, c->sh.m->nouter, c->sh.m->start,
                             p[LEAP_OBJECT], p[LEAP_OFFSET], p[LEAP_TIME]);
         if (w > best) {
@@ -273,8 +303,7 @@ static uint64_t next_random(uint64_t *state)
 /* The load stream's points before cutoff, all of them or, past the budget,
  * a stratified sample: the points cut into `budget` equal strata, one point
  * drawn at random from each. */
-static int solve_stream(solver *s, const leap_stream *ld, int64_t cutoff,
-                        const uint32_t *stores, uint32_t nstores)
+static int solve_stream(solver *s, const leap_stream *ld, int64_t cutoff)
 {
     const lmad_stream *ls = &ld->lmads;
     uint64_t total = 0;
@@ -299,7 +328,7 @@ static int solve_stream(solver *s, const leap_stream *ld, int64_t cutoff,
             in_lmad = lmad_points_before(&ls->lmads[++j], LEAP_TIME, cutoff);
             gathered = 0;
         }
-        if (!gathered && gather(s, &ls->lmads[j], stores, nstores) < 0)
+        if (!gathered && gather(s, &ls->lmads[j]) < 0)
             return -1;
         gathered = 1;
         int64_t p[LEAP_DIMS];
@@ -321,7 +350,7 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
         if (leap_insn_get(s->l, st->insn)->kind & MR_STORE)
             stores[nstores++] = streams[i];
     }
-    int rc = 0;
+    int rc = make_boxes(s, stores, nstores);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *ld = leap_stream_get(s->l, streams[i]);
         if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD))
@@ -334,7 +363,7 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
                 summary_may_feed(o, leap_insn_get(s->l, st->insn)->size, &ld->lmads))
                 cutoff = o->first[LEAP_TIME];
         }
-        rc = solve_stream(s, ld, cutoff, stores, nstores);
+        rc = solve_stream(s, ld, cutoff);
     }
     free(stores);
     return rc;
@@ -400,6 +429,7 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
         rc = collect(&s);
     free(order);
     free(s.cand);
+    free(s.boxes);
     u64map_free(&s.pairs);
     return rc;
 }
