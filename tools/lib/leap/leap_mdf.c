@@ -208,6 +208,11 @@ typedef struct solver {
     candidate *cand;
     size_t cap_cand;
     uint32_t ncand;
+    const lmad_stream **over;   /* store streams with a summary that may
+                                 * cover the current load stream */
+    uint32_t *over_size;        /* their access sizes */
+    size_t cap_over, cap_over_size;
+    uint32_t nover;
 } solver;
 
 static int count_conflict(solver *s, uint32_t store, uint32_t load)
@@ -269,12 +274,38 @@ static int gather(solver *s, const lmad *m)
     return 0;
 }
 
-/* One load point against the candidates: its last writer gets a conflict. */
+/* Whether summary o (of size-byte stores) may hold a write of the first
+ * byte of the point's (object, offset): within its box, on its grid. */
+static int summary_covers(const lmad_summary *o, uint32_t size, const int64_t *p)
+{
+    int64_t obj = p[LEAP_OBJECT], off = p[LEAP_OFFSET], sz = size ? size : 1;
+    if (obj < o->min[LEAP_OBJECT] || obj > o->max[LEAP_OBJECT] ||
+        off < o->min[LEAP_OFFSET] || off > o->max[LEAP_OFFSET] + sz - 1)
+        return 0;
+    uint64_t go = o->gran[LEAP_OBJECT], gf = o->gran[LEAP_OFFSET];
+    if (go && (obj - o->first[LEAP_OBJECT]) % (int64_t)go)
+        return 0;
+    if (gf) {       /* a write at first + k * gf in (off - sz, off] */
+        int64_t d = off - o->first[LEAP_OFFSET];
+        int64_t r = d % (int64_t)gf;
+        if (r < 0)
+            r += (int64_t)gf;
+        if (r >= sz)
+            return 0;
+    } else if (off < o->first[LEAP_OFFSET] || off >= o->first[LEAP_OFFSET] + sz) {
+        return 0;
+    }
+    return 1;
+}
+
+/* One load point against the candidates: its last writer gets a conflict.
+ * A point whose last writer the profile cannot tell (a summarised store
+ * may have written its byte after the last write the LMADs show, before
+ * the load) is left out of the sample. */
 static int solve_point(solver *s, const int64_t *p, uint32_t load)
 {
     int64_t best = -1;
     uint32_t writer = 0;
-    s->out->sampled[load]++;
     for (uint32_t i = 0; i < s->ncand; i++) {
         const candidate *c = &s->cand[i];
         if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
@@ -288,6 +319,13 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
             writer = c->insn;
         }
     }
+    for (uint32_t i = 0; i < s->nover; i++) {
+        const lmad_summary *o = &s->over[i]->over;
+        if (o->first[LEAP_TIME] < p[LEAP_TIME] && o->max[LEAP_TIME] > best &&
+            summary_covers(o, s->over_size[i], p))
+            return 0;
+    }
+    s->out->sampled[load]++;
     return best >= 0 ? count_conflict(s, writer, load) : 0;
 }
 
@@ -300,15 +338,15 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* The load stream's points before cutoff, all of them or, past the budget,
+/* The load stream's captured points, all of them or, past the budget,
  * a stratified sample: the points cut into `budget` equal strata, one point
  * drawn at random from each. */
-static int solve_stream(solver *s, const leap_stream *ld, int64_t cutoff)
+static int solve_stream(solver *s, const leap_stream *ld)
 {
     const lmad_stream *ls = &ld->lmads;
     uint64_t total = 0;
     for (uint32_t j = 0; j < ls->n; j++)
-        total += lmad_points_before(&ls->lmads[j], LEAP_TIME, cutoff);
+        total += lmad_points(&ls->lmads[j]);
     uint64_t want = s->budget && total > s->budget ? s->budget : total;
     uint64_t state = (uint64_t)ld->insn << 32 | ld->group;
     uint64_t base = 0, in_lmad = 0;     /* points before LMAD j, points of j */
@@ -322,10 +360,10 @@ static int solve_stream(solver *s, const leap_stream *ld, int64_t cutoff)
             idx = lo + next_random(&state) % (hi - lo);
         }
         if (i == 0)
-            in_lmad = lmad_points_before(&ls->lmads[0], LEAP_TIME, cutoff);
+            in_lmad = lmad_points(&ls->lmads[0]);
         while (idx >= base + in_lmad) {
             base += in_lmad;
-            in_lmad = lmad_points_before(&ls->lmads[++j], LEAP_TIME, cutoff);
+            in_lmad = lmad_points(&ls->lmads[++j]);
             gathered = 0;
         }
         if (!gathered && gather(s, &ls->lmads[j]) < 0)
@@ -355,15 +393,22 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
         const leap_stream *ld = leap_stream_get(s->l, streams[i]);
         if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD))
             continue;
-        int64_t cutoff = INT64_MAX;
-        for (uint32_t j = 0; j < nstores; j++) {
+        s->nover = 0;
+        for (uint32_t j = 0; j < nstores && rc == 0; j++) {
             const leap_stream *st = leap_stream_get(s->l, stores[j]);
-            const lmad_summary *o = &st->lmads.over;
-            if (o->count && o->first[LEAP_TIME] < cutoff &&
-                summary_may_feed(o, leap_insn_get(s->l, st->insn)->size, &ld->lmads))
-                cutoff = o->first[LEAP_TIME];
+            uint32_t size = leap_insn_get(s->l, st->insn)->size;
+            if (!st->lmads.over.count || !summary_may_feed(&st->lmads.over, size, &ld->lmads))
+                continue;
+            if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0 ||
+                ARRAY_FIT(s->over_size, s->cap_over_size, s->nover + 1) < 0) {
+                rc = -1;
+                break;
+            }
+            s->over[s->nover] = &st->lmads;
+            s->over_size[s->nover++] = size;
         }
-        rc = solve_stream(s, ld, cutoff);
+        if (rc == 0)
+            rc = solve_stream(s, ld);
     }
     free(stores);
     return rc;
@@ -430,6 +475,8 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     free(order);
     free(s.cand);
     free(s.boxes);
+    free(s.over);
+    free(s.over_size);
     u64map_free(&s.pairs);
     return rc;
 }
