@@ -17,6 +17,11 @@ struct leap {
     leap_stream *streams;
     size_t cap_streams;
     uint32_t nstreams;
+    uint32_t *stream_at;        /* leap_batch's scratch */
+    size_t cap_stream_at;
+    uint32_t *occurrences;      /* per instruction: its accesses in the
+                                 * batch being added (0 outside leap_batch) */
+    size_t cap_occurrences;
     int failed;
 };
 
@@ -41,6 +46,8 @@ void leap_free(leap *l)
     for (uint32_t i = 0; i < l->nstreams; i++)
         lmad_stream_free(&l->streams[i].lmads);
     free(l->streams);
+    free(l->stream_at);
+    free(l->occurrences);
     free(l->insns);
     free(l);
 }
@@ -110,30 +117,85 @@ int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
     return 0;
 }
 
+/* The accesses of an instruction that occurs several times in the body
+ * (a wide move split into pieces, a string instruction): their points go
+ * to the streams one by one in time order, iteration after iteration, the
+ * occurrences of an iteration in place order, as leap_access() would add
+ * them. first: its first occurrence; the later ones come after it. */
+static int repeated_run(leap *l, const leap_batch_access *acc, uint32_t n,
+                        uint32_t first, uint32_t per_iteration)
+{
+    uint64_t most = 0;
+    if (ARRAY_FIT(l->stream_at, l->cap_stream_at, n - first) < 0)
+        return -1;
+    uint32_t *stream = l->stream_at;    /* per access from first: its stream */
+    for (uint32_t k = first; k < n; k++) {
+        const leap_batch_access *a = &acc[k];
+        if (a->insn != acc[first].insn)
+            continue;
+        most = a->count > most ? a->count : most;
+        leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
+        stream[k - first] = in ? stream_of(l, in, a->insn, a->group) : LEAP_NONE;
+        if (stream[k - first] == LEAP_NONE)
+            return -1;
+        in->executions += a->count;
+    }
+    for (uint64_t j = 0; j < most; j++)
+        for (uint32_t k = first; k < n; k++) {
+            const leap_batch_access *a = &acc[k];
+            if (a->insn != acc[first].insn || j >= a->count)
+                continue;
+            int64_t p[LEAP_DIMS] = { (int64_t)a->object,
+                                     (int64_t)(a->offset + j * (uint64_t)a->step),
+                                     (int64_t)(l->time + a->place + j * per_iteration) };
+            if (lmad_add(&l->streams[stream[k - first]].lmads, p) < 0)
+                return -1;
+        }
+    return 0;
+}
+
 int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
                uint32_t per_iteration)
 {
     uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {      /* which instructions repeat */
+        if (ARRAY_FIT(l->occurrences, l->cap_occurrences, (size_t)acc[i].insn + 1) < 0) {
+            l->failed = 1;
+            return -1;
+        }
+        l->occurrences[acc[i].insn]++;    /* back to 0 below, each */
+    }
+    int rc = 0;
     for (uint32_t i = 0; i < n; i++) {
         const leap_batch_access *a = &acc[i];
+        total += a->count;
+        uint32_t occ = l->occurrences[a->insn];
+        if (occ != 1) {     /* 0: done with its first occurrence */
+            l->occurrences[a->insn] = 0;
+            if (occ && rc == 0 && repeated_run(l, acc, n, i, per_iteration) < 0)
+                rc = -1;
+            continue;
+        }
+        l->occurrences[a->insn] = 0;
+        if (rc)
+            continue;
         leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
         uint32_t s = in ? stream_of(l, in, a->insn, a->group) : LEAP_NONE;
         if (s == LEAP_NONE) {
-            l->failed = 1;
-            return -1;
+            rc = -1;
+            continue;
         }
         in->executions += a->count;
-        total += a->count;
         int64_t p[LEAP_DIMS] = { (int64_t)a->object, (int64_t)a->offset,
                                  (int64_t)(l->time + a->place) };
         int64_t step[LEAP_DIMS] = { 0, a->step, (int64_t)per_iteration };
-        if (lmad_add_run(&l->streams[s].lmads, p, step, a->count) < 0) {
-            l->failed = 1;
-            return -1;
-        }
+        if (lmad_add_run(&l->streams[s].lmads, p, step, a->count) < 0)
+            rc = -1;
     }
     l->time += total;
-    return 0;
+    if (rc)
+        l->failed = 1;
+    return rc;
 }
 
 /* Bytes of v as a zigzag LEB128 varint. */

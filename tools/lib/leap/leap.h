@@ -77,8 +77,9 @@ typedef struct leap_batch_access {
  * are a prefix (the loop left mid-body): counts are at most one apart and
  * never grow with place. The same as the leap_access() calls in that
  * order, in O(n) once each stream's run continues its LMAD; the clock
- * advances by the sum of the counts. No two of the accesses may have the
- * same instruction. 0, or -1 when out of memory. */
+ * advances by the sum of the counts. An instruction that has several of
+ * the accesses (a wide move in pieces) is added point by point, in that
+ * order. 0, or -1 when out of memory. */
 int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
                uint32_t per_iteration);
 

@@ -33,9 +33,6 @@ struct leap_feed {
     uint64_t tmin, tmax;        /* first executions of its blocks */
     leap_batch_access *batch;
     size_t cap_batch;
-    uint64_t *stamp;            /* per instruction: the last run it was in */
-    size_t cap_stamp;
-    uint64_t stamp_now;
     uint64_t batched;
     uint64_t *anchor;           /* per stack serial: 1 + where its window
                                  * began (0: not seen yet) */
@@ -67,7 +64,6 @@ void leap_feed_free(leap_feed *f)
     objrel_free(f->rel);
     free(f->body);
     free(f->batch);
-    free(f->stamp);
     free(f->anchor);
     free(f);
 }
@@ -104,25 +100,22 @@ static int one_access(leap_feed *f, uint32_t slot, uint32_t tid, uint8_t kind,
     return leap_access(f->l, slot, kind, size, obj->group->id, obj->serial, off);
 }
 
-/* The gathered body as whole runs: 1 done, 0 not possible (an
- * instruction twice, a run leaving its object, block counts that are not
- * a full-iteration prefix then one less), -1 out of memory. */
+/* The gathered body as whole runs: 1 done, 0 not possible (a run leaving
+ * its object, block counts that are not a full-iteration prefix then one
+ * less), -1 out of memory. An instruction twice in the body is leap_batch's
+ * to order. */
 static int body_as_runs(leap_feed *f)
 {
-    if (ARRAY_FIT(f->batch, f->cap_batch, f->nbody) < 0 ||
-        ARRAY_FIT(f->stamp, f->cap_stamp, insn_table_count(leap_feed_insns(f))) < 0)
+    if (ARRAY_FIT(f->batch, f->cap_batch, f->nbody) < 0)
         return -1;
-    f->stamp_now++;
     for (uint32_t i = 0; i < f->nbody; i++) {
         const body_access *a = &f->body[i];
         if (a->count + 1 < f->repeat || (i && a->count > f->body[i - 1].count))
             return 0;
         uint64_t last = a->addr + (a->count - 1) * a->stride;
         obj_object *obj = objrel_find_insn(f->rel, a->slot, a->tid, a->addr);
-        if (f->stamp[a->slot] == f->stamp_now || obj->group->kind == OBJ_UNKNOWN ||
-            last - obj->addr >= obj->size)
+        if (obj->group->kind == OBJ_UNKNOWN || last - obj->addr >= obj->size)
             return 0;
-        f->stamp[a->slot] = f->stamp_now;
         uint64_t off;
         if (offset_in(f, obj, a->addr, &off) < 0)
             return -1;
@@ -153,8 +146,14 @@ static int by_time(const void *a, const void *b)
 static int flush(leap_feed *f)
 {
     f->gathering = 0;
-    if (f->nbody > 1)
-        qsort(f->body, f->nbody, sizeof *f->body, by_time);
+    /* Insertion sort: bodies are short and nearly in order. */
+    for (uint32_t i = 1; i < f->nbody; i++) {
+        body_access x = f->body[i];
+        uint32_t j = i;
+        for (; j > 0 && by_time(&f->body[j - 1], &x) > 0; j--)
+            f->body[j] = f->body[j - 1];
+        f->body[j] = x;
+    }
     int rc = body_as_runs(f);
     if (rc != 0)
         return rc < 0 ? -1 : 0;

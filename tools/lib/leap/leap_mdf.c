@@ -202,9 +202,11 @@ typedef struct solver {
     leap_mdf *out;
     uint64_t budget;            /* load points solved per stream (0: all) */
     u64map pairs;               /* (store << 32 | load) -> conflicts */
-    store_box *boxes;           /* the group's store LMADs */
+    store_box *boxes;           /* the group's store LMADs: the narrow ones
+                                 * (nnarrow, by fmin), then the wide ones */
     size_t cap_boxes;
-    uint32_t nboxes;
+    uint32_t nboxes, nnarrow;
+    int64_t widest;             /* fmax - fmin of the widest narrow box */
     candidate *cand;
     size_t cap_cand;
     uint32_t ncand;
@@ -223,6 +225,14 @@ static int count_conflict(solver *s, uint32_t store, uint32_t load)
         return -1;
     *slot = (void *)((uintptr_t)*slot + 1);
     return 0;
+}
+
+#define NARROW_BOX 4096        /* bytes a narrow store box spans at most */
+
+static int by_fmin(const void *a, const void *b)
+{
+    int64_t x = ((const store_box *)a)->fmin, y = ((const store_box *)b)->fmin;
+    return x < y ? -1 : x > y;
 }
 
 /* The boxes of the group's store LMADs. */
@@ -244,6 +254,20 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
             b->fmax += (int64_t)(size ? size : 1) - 1;
         }
     }
+    /* Narrow boxes sorted by their first byte: a load LMAD's candidates
+     * among them start within [its first byte - widest, its last byte]. */
+    s->widest = 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->nboxes; i++)
+        if ((uint64_t)(s->boxes[i].fmax - s->boxes[i].fmin) < NARROW_BOX) {
+            store_box t = s->boxes[i];
+            s->boxes[i] = s->boxes[k];
+            s->boxes[k++] = t;
+            if (t.fmax - t.fmin > s->widest)
+                s->widest = t.fmax - t.fmin;
+        }
+    s->nnarrow = k;
+    qsort(s->boxes, k, sizeof *s->boxes, by_fmin);
     return 0;
 }
 
@@ -255,8 +279,21 @@ static int gather(solver *s, const lmad *m)
     lmad_range(m, LEAP_OBJECT, &omin, &omax);
     lmad_range(m, LEAP_OFFSET, &fmin, &fmax);
     s->ncand = 0;
-    for (uint32_t i = 0; i < s->nboxes; i++) {
+    /* The first narrow box that may reach fmin: binary search. */
+    uint32_t lo = 0, hi = s->nnarrow;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->boxes[mid].fmin < fmin - s->widest)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < s->nboxes; i++) {
         const store_box *b = &s->boxes[i];
+        if (i < s->nnarrow && b->fmin > fmax) {
+            i = s->nnarrow - 1;         /* the rest of the narrow ones too */
+            continue;
+        }
         if (b->omax < omin || omax < b->omin || b->fmax < fmin || fmax < b->fmin ||
             b->m->start[LEAP_TIME] >= last)
             continue;
