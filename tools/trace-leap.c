@@ -37,7 +37,7 @@ static const opt_def options[] = {
     { "mdf-sample", 0, OPT_U64, &mdf_sample, "N",
       "load points solved per load stream for the\n"
       "dependence frequencies: all when at most N, else a\n"
-      "stratified random sample of N (default 4096; 0: all)", 0, UINT64_MAX, NULL },
+      "stratified random sample of N (default 1024; 0: all)", 0, UINT64_MAX, NULL },
     { "lmads", 0, OPT_FLAG, &print_lmads, NULL, "also print every stream's LMADs", 0, 0, NULL },
     { "no-batch", 0, OPT_FLAG, &no_batch, NULL,
       "read loops execution by execution (slower; the\n"

@@ -44,10 +44,10 @@ for m in exact connors; do
   check_eq "$m: store_b feeds it 90%" 0.900 "$(freq $m DEP_STORE_B DEP_LOAD)"
 done
 # store_b's runs of nine fold into one LMAD (an outer level): the whole
-# stream is captured. The default run solves a stratified sample of 4096 of
+# stream is captured. The default run solves a stratified sample of 1024 of
 # the load's 20000 points; --mdf-sample=0 solves them all: exactly 10/90.
-check_eq "leap: the default sample is 4096 loads of 20000 (two writers)" 2 "$(
-  awk -F'\t' -v l=":$(line deps_known DEP_LOAD)@" '$1 == "dep" && index($3, l) && $6 == 4096 && $7 == 20000' \
+check_eq "leap: the default sample is 1024 loads of 20000 (two writers)" 2 "$(
+  awk -F'\t' -v l=":$(line deps_known DEP_LOAD)@" '$1 == "dep" && index($3, l) && $6 == 1024 && $7 == 20000' \
     "$TMP/leap.out" | wc -l)"
 "$BIN/trace-leap" -q --mdf-sample=0 --db "$db" "$TMP/deps.trace" >/dev/null
 check_eq "leap --mdf-sample=0: store_a 10%" 0.100 "$(freq leap DEP_STORE_A DEP_LOAD)"

@@ -210,6 +210,8 @@ typedef struct solver {
     candidate *cand;
     size_t cap_cand;
     uint32_t ncand;
+    uint32_t ncand_narrow;      /* the first ones, from narrow boxes: by fmin */
+    int64_t cand_widest;        /* fmax - fmin of the widest of those */
     const lmad_stream **over;   /* store streams with a summary that may
                                  * cover the current load stream */
     uint32_t *over_size;        /* their access sizes */
@@ -271,14 +273,26 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
     return 0;
 }
 
-/* The store LMADs of the group that may feed load LMAD m: boxes
- * overlapping m's, starting before m's last point. */
-static int gather(solver *s, const lmad *m)
+/* The store LMADs of the group that may feed load stream ls: boxes
+ * overlapping the box of its LMADs, starting before its last point. Once
+ * per load stream (its LMADs are often short and many). */
+static int gather(solver *s, const lmad_stream *ls)
 {
-    int64_t omin, omax, fmin, fmax, last = lmad_last(m, LEAP_TIME);
-    lmad_range(m, LEAP_OBJECT, &omin, &omax);
-    lmad_range(m, LEAP_OFFSET, &fmin, &fmax);
-    s->ncand = 0;
+    int64_t omin = INT64_MAX, omax = INT64_MIN, fmin = INT64_MAX, fmax = INT64_MIN;
+    int64_t last = INT64_MIN;
+    for (uint32_t j = 0; j < ls->n; j++) {
+        int64_t a, b;
+        lmad_range(&ls->lmads[j], LEAP_OBJECT, &a, &b);
+        omin = a < omin ? a : omin;
+        omax = b > omax ? b : omax;
+        lmad_range(&ls->lmads[j], LEAP_OFFSET, &a, &b);
+        fmin = a < fmin ? a : fmin;
+        fmax = b > fmax ? b : fmax;
+        a = lmad_last(&ls->lmads[j], LEAP_TIME);
+        last = a > last ? a : last;
+    }
+    s->ncand = s->ncand_narrow = 0;
+    s->cand_widest = 0;
     /* The first narrow box that may reach fmin: binary search. */
     uint32_t lo = 0, hi = s->nnarrow;
     while (lo < hi) {
@@ -299,6 +313,11 @@ static int gather(solver *s, const lmad *m)
             continue;
         if (ARRAY_FIT(s->cand, s->cap_cand, s->ncand + 1) < 0)
             return -1;
+        if (i < s->nnarrow) {
+            s->ncand_narrow = s->ncand + 1;
+            if (b->fmax - b->fmin > s->cand_widest)
+                s->cand_widest = b->fmax - b->fmin;
+        }
         candidate *cd = &s->cand[s->ncand++];
         shape_init(&cd->sh, b->m, b->size);
         cd->insn = b->insn;
@@ -343,8 +362,22 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
 {
     int64_t best = -1;
     uint32_t writer = 0;
-    for (uint32_t i = 0; i < s->ncand; i++) {
+    /* The narrow candidates that may cover the point start within
+     * [offset - widest, offset]: binary search, then the wide ones. */
+    uint32_t lo = 0, hi = s->ncand_narrow;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->cand[mid].fmin < p[LEAP_OFFSET] - s->cand_widest)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < s->ncand; i++) {
         const candidate *c = &s->cand[i];
+        if (i < s->ncand_narrow && c->fmin > p[LEAP_OFFSET]) {
+            i = s->ncand_narrow - 1;    /* on to the wide ones */
+            continue;
+        }
         if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
             p[LEAP_OFFSET] < c->fmin || p[LEAP_OFFSET] > c->fmax ||
             c->t0 >= p[LEAP_TIME])
@@ -388,7 +421,8 @@ static int solve_stream(solver *s, const leap_stream *ld)
     uint64_t state = (uint64_t)ld->insn << 32 | ld->group;
     uint64_t base = 0, in_lmad = 0;     /* points before LMAD j, points of j */
     uint32_t j = 0;
-    int gathered = 0;
+    if (want && gather(s, ls) < 0)
+        return -1;
     for (uint64_t i = 0; i < want; i++) {
         uint64_t idx = i;
         if (want < total) {
@@ -401,11 +435,7 @@ static int solve_stream(solver *s, const leap_stream *ld)
         while (idx >= base + in_lmad) {
             base += in_lmad;
             in_lmad = lmad_points(&ls->lmads[++j]);
-            gathered = 0;
         }
-        if (!gathered && gather(s, &ls->lmads[j]) < 0)
-            return -1;
-        gathered = 1;
         int64_t p[LEAP_DIMS];
         lmad_point(&ls->lmads[j], LEAP_DIMS, idx - base, p);
         if (solve_point(s, p, ld->insn) < 0)

@@ -53,7 +53,7 @@ typedef struct leap_mdf {
 } leap_mdf;
 
 /* Load points solved per load stream by default (leap_mdf_compute). */
-#define LEAP_MDF_SAMPLE 4096
+#define LEAP_MDF_SAMPLE 1024
 
 /* Solves every load against the stores of its groups: each load stream's
  * points in the sample, all of them when they are at most budget (0: no
