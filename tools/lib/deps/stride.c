@@ -14,18 +14,19 @@ typedef struct tally {
 } tally;
 
 #define CACHE_TALLIES 4         /* strides an instruction keeps at hand */
-#define FIRST_COMPACTION 1024   /* log entries before the first compaction */
+#define FIRST_COMPACTION 1024   /* log entries before the first merge */
 #define RADIX_MIN 4096          /* below this, qsort sorts a log */
 
 /* Per instruction: where it was last, and its histogram. The current run
  * of equal strides is counted here; when the stride changes the run goes
  * to a few tallies at hand (most recent first: a regular instruction has
  * few strides), and what falls out of them to a log, which is sorted and
- * its equal strides merged whenever it has doubled. An irregular
- * instruction (millions of distinct strides) thus costs an append per step
- * and a linear-time sort now and then, not a hash probe into a table too
- * big for any cache; the histogram stays exact, in memory proportional to
- * the distinct strides. */
+ * its equal strides merged whenever it has grown to four times what the
+ * last merge left. An irregular instruction (millions of distinct
+ * strides) thus costs an append per step and a linear-time sort now and
+ * then (each entry sorted about 1.3 times), not a hash probe into a table
+ * too big for any cache; the histogram stays exact, in memory at most four
+ * times its distinct strides. */
 typedef struct insn_state {
     uint64_t accesses;
     uint32_t group;
@@ -62,35 +63,43 @@ static int by_stride(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The sort key of a stride: unsigned order is signed order. */
-static uint64_t radix_key(int64_t stride) { return (uint64_t)stride ^ (1ULL << 63); }
+/* The sort key of a stride, zigzag: small strides of either sign have
+ * small keys, so their high digits are all zero and their passes are
+ * skipped. The log only needs equal strides together (the order is not
+ * signed order; stride_results breaks ties itself). */
+static uint64_t radix_key(int64_t stride)
+{
+    return ((uint64_t)stride << 1) ^ (uint64_t)(stride >> 63);
+}
 
-/* Sorts t[0..n) by stride: LSD radix sort, 16 bits a pass, passes whose
- * digit is the same for all skipped. -1 when out of memory. */
+/* Sorts t[0..n) by key: LSD radix sort, a byte a pass (256 buckets: the
+ * scatter stays in cache), passes whose digit is the same for all
+ * skipped. -1 when out of memory. */
 static int radix_sort(tally *t, size_t n)
 {
-    tally *tmp = malloc(n * sizeof *tmp);
-    size_t *count = malloc(65536 * sizeof *count);
-    if (!tmp || !count) {
-        free(tmp);
-        free(count);
-        return -1;
+    size_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {        /* all eight histograms at once */
+        uint64_t k = radix_key(t[i].stride);
+        for (int b = 0; b < 8; b++)
+            count[b][(k >> (8 * b)) & 0xff]++;
     }
+    tally *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return -1;
     tally *from = t, *to = tmp;
-    for (int shift = 0; shift < 64; shift += 16) {
-        memset(count, 0, 65536 * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[(radix_key(from[i].stride) >> shift) & 0xffff]++;
-        if (count[(radix_key(from[0].stride) >> shift) & 0xffff] == n)
-            continue;                   /* one digit for all: in order */
+    for (int b = 0; b < 8; b++) {
+        size_t *c = count[b];
+        if (c[(radix_key(from[0].stride) >> (8 * b)) & 0xff] == n)
+            continue;                       /* one digit for all: in order */
         size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
+        for (int d = 0; d < 256; d++) {
+            size_t x = c[d];
+            c[d] = sum;
+            sum += x;
         }
         for (size_t i = 0; i < n; i++)
-            to[count[(radix_key(from[i].stride) >> shift) & 0xffff]++] = from[i];
+            to[c[(radix_key(from[i].stride) >> (8 * b)) & 0xff]++] = from[i];
         tally *x = from;
         from = to;
         to = x;
@@ -98,7 +107,6 @@ static int radix_sort(tally *t, size_t n)
     if (from != t)
         memcpy(t, from, n * sizeof *t);
     free(tmp);
-    free(count);
     return 0;
 }
 
@@ -127,7 +135,7 @@ static int to_log(insn_state *st, tally t)
     if (ARRAY_FIT(st->log, st->cap_log, st->nlog + 1) < 0)
         return -1;
     st->log[st->nlog++] = t;
-    size_t limit = 2 * st->merged > FIRST_COMPACTION ? 2 * st->merged : FIRST_COMPACTION;
+    size_t limit = 4 * st->merged > FIRST_COMPACTION ? 4 * st->merged : FIRST_COMPACTION;
     return st->nlog >= limit ? compact(st) : 0;
 }
 
@@ -202,9 +210,9 @@ int stride_results(stride_prof *s, stride_info **out, uint32_t *n)
             free(r);
             return -1;
         }
-        /* Sorted: the first of the largest counts is the smallest stride. */
-        for (size_t j = 0; j < st->nlog; j++)
-            if (st->log[j].steps > x->hits) {
+        for (size_t j = 0; j < st->nlog; j++)     /* ties: the smallest stride */
+            if (st->log[j].steps > x->hits ||
+                (st->log[j].steps == x->hits && st->log[j].stride < x->stride)) {
                 x->hits = st->log[j].steps;
                 x->stride = st->log[j].stride;
             }
