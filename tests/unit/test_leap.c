@@ -343,6 +343,97 @@ static void summary(void **state)
 /* A loop run given as runs (two accesses per iteration, the second one
  * iteration short: the loop left between them) is the profile of the same
  * accesses one by one, and the clock moves the same. */
+/* The leap_access() calls a batch stands for, in order. */
+static void batch_by_hand(leap *b, const leap_batch_access *run, uint32_t n)
+{
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < n; i++)
+        most = run[i].count > most ? run[i].count : most;
+    for (uint64_t j = 0; j < most; j++)
+        for (uint32_t i = 0; i < n; i++)
+            if (j < run[i].count)
+                assert_int_equal(leap_access(b, run[i].insn, run[i].kind, run[i].size,
+                                             run[i].group, run[i].object,
+                                             run[i].offset + j * (uint64_t)run[i].step), 0);
+}
+
+/* Two profiles made the same: every stream's LMADs (outer levels too),
+ * summary and instruction counts. */
+static void assert_same_profile(const leap *a, const leap *b)
+{
+    assert_int_equal(leap_accesses(a), leap_accesses(b));
+    assert_int_equal(leap_nstreams(a), leap_nstreams(b));
+    for (uint32_t i = 0; i < leap_nstreams(a); i++) {
+        const lmad_stream *x = &leap_stream_get(a, i)->lmads, *y = &leap_stream_get(b, i)->lmads;
+        assert_int_equal(x->n, y->n);
+        assert_int_equal(x->over.count, y->over.count);
+        for (uint32_t k = 0; k < x->n; k++) {
+            const lmad *p = &x->lmads[k], *q = &y->lmads[k];
+            assert_int_equal(p->count, q->count);
+            assert_int_equal(p->nouter, q->nouter);
+            for (int d = 0; d < LEAP_DIMS; d++) {
+                assert_int_equal(p->start[d], q->start[d]);
+                if (p->count > 1)
+                    assert_int_equal(p->stride[d], q->stride[d]);
+                for (uint32_t o = 0; o < p->nouter; o++)
+                    assert_int_equal(p->outer[o].stride[d], q->outer[o].stride[d]);
+            }
+            for (uint32_t o = 0; o < p->nouter; o++)
+                assert_int_equal(p->outer[o].count, q->outer[o].count);
+        }
+    }
+    for (uint32_t i = 0; i < leap_ninsns(a); i++)
+        assert_int_equal(leap_insn_get(a, i)->executions, leap_insn_get(b, i)->executions);
+}
+
+/* An instruction several times in a body: a wide move in four pieces (one
+ * run over all iterations), and random bodies (instructions repeated in
+ * and out of step, a partial last iteration, small caps): a batch makes
+ * the profile its accesses one by one make. */
+static void batch_repeated(void **state)
+{
+    (void)state;
+    leap *a = leap_new(4), *b = leap_new(4);
+    leap_batch_access wide[4];
+    for (uint32_t i = 0; i < 4; i++)
+        wide[i] = (leap_batch_access){ .insn = 3, .kind = MR_STORE, .size = 8, .group = 1,
+                                       .object = 0, .offset = 8 * i, .step = 32,
+                                       .place = i, .count = i < 2 ? 30 : 29 };
+    assert_int_equal(leap_batch(a, wide, 4, 4), 0);
+    batch_by_hand(b, wide, 4);
+    assert_same_profile(a, b);
+    assert_int_equal(leap_stream_get(a, 0)->lmads.n, 1);   /* one run */
+    assert_int_equal(leap_stream_get(a, 0)->lmads.lmads[0].count, 118);
+    leap_free(a);
+    leap_free(b);
+
+    srand(5);
+    for (int round = 0; round < 300; round++) {
+        uint32_t cap = 1 + (uint32_t)(rand() % 6), n = 1 + (uint32_t)(rand() % 7);
+        a = leap_new(cap);
+        b = leap_new(cap);
+        leap_batch_access run[8];
+        uint64_t count = 1 + (uint64_t)(rand() % 12);
+        uint32_t cut = (uint32_t)(rand() % (n + 1));  /* places with one less */
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t insn = (uint32_t)(rand() % 3);
+            run[i] = (leap_batch_access){ .insn = insn, .kind = MR_LOAD, .size = 4,
+                                          .group = (uint32_t)(rand() % 2), .object = (uint64_t)(rand() % 2),
+                                          .offset = 4 * (uint64_t)(rand() % 4) + 4 * i,
+                                          .step = rand() % 2 ? 4 * (int64_t)n : 8 * (rand() % 3 - 1),
+                                          .place = i,
+                                          .count = i >= cut && count > 1 ? count - 1 : count };
+        }
+        for (int rep = 0; rep < 2; rep++) {     /* twice: runs continue */
+            assert_int_equal(leap_batch(a, run, n, n), 0);
+            batch_by_hand(b, run, n);
+        }
+        assert_same_profile(a, b);
+        leap_free(a);
+        leap_free(b);
+    }
+}
+
 static void batch_as_accesses(void **state)
 {
     (void)state;
@@ -393,6 +484,7 @@ int main(void)
         cmocka_unit_test(strides),
         cmocka_unit_test(summary),
         cmocka_unit_test(batch_as_accesses),
+        cmocka_unit_test(batch_repeated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,8 @@ struct leap {
     uint32_t *occurrences;      /* per instruction: its accesses in the
                                  * batch being added (0 outside leap_batch) */
     size_t cap_occurrences;
+    int64_t run_start[LEAP_DIMS], run_step[LEAP_DIMS];  /* one_run's answer */
+    uint64_t run_len;
     int failed;
 };
 
@@ -117,6 +119,52 @@ int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
     return 0;
 }
 
+/* Whether the points of the instruction's occurrences (from first) are one
+ * arithmetic run over all iterations: one stream, offsets and places in
+ * arithmetic progression (delta bytes, dt accesses), and a whole iteration
+ * continuing it (step = m * delta, per_iteration = m * dt); counts never
+ * grow with place, so a partial last iteration only shortens it. Then
+ * l->run_start, run_step and run_len are that run. */
+static int one_run(leap *l, const leap_batch_access *acc, uint32_t n, uint32_t first,
+                   uint32_t per_iteration, const uint32_t *stream)
+{
+    const leap_batch_access *a0 = &acc[first];
+    int64_t delta = 0, dt = 0;
+    uint64_t m = 0, len = 0;
+    const leap_batch_access *prev = NULL;
+    for (uint32_t k = first; k < n; k++) {
+        const leap_batch_access *a = &acc[k];
+        if (a->insn != a0->insn)
+            continue;
+        if (stream[k - first] != stream[0] || a->object != a0->object ||
+            a->step != a0->step)
+            return 0;
+        if (prev) {
+            int64_t d = (int64_t)(a->offset - prev->offset);
+            int64_t e = (int64_t)a->place - (int64_t)prev->place;
+            if (m == 1) {
+                delta = d;
+                dt = e;
+            } else if (d != delta || e != dt) {
+                return 0;
+            }
+        }
+        prev = a;
+        m++;
+        len += a->count;
+    }
+    if (a0->step != (int64_t)m * delta || (int64_t)per_iteration != (int64_t)m * dt)
+        return 0;
+    l->run_start[LEAP_OBJECT] = (int64_t)a0->object;
+    l->run_start[LEAP_OFFSET] = (int64_t)a0->offset;
+    l->run_start[LEAP_TIME] = (int64_t)(l->time + a0->place);
+    l->run_step[LEAP_OBJECT] = 0;
+    l->run_step[LEAP_OFFSET] = delta;
+    l->run_step[LEAP_TIME] = dt;
+    l->run_len = len;
+    return 1;
+}
+
 /* The accesses of an instruction that occurs several times in the body
  * (a wide move split into pieces, a string instruction): their points go
  * to the streams one by one in time order, iteration after iteration, the
@@ -126,31 +174,52 @@ static int repeated_run(leap *l, const leap_batch_access *acc, uint32_t n,
                         uint32_t first, uint32_t per_iteration)
 {
     uint64_t most = 0;
-    if (ARRAY_FIT(l->stream_at, l->cap_stream_at, n - first) < 0)
-        return -1;
-    uint32_t *stream = l->stream_at;    /* per access from first: its stream */
-    for (uint32_t k = first; k < n; k++) {
-        const leap_batch_access *a = &acc[k];
-        if (a->insn != acc[first].insn)
-            continue;
-        most = a->count > most ? a->count : most;
-        leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
-        stream[k - first] = in ? stream_of(l, in, a->insn, a->group) : LEAP_NONE;
-        if (stream[k - first] == LEAP_NONE)
-            return -1;
-        in->executions += a->count;
-    }
-    for (uint64_t j = 0; j < most; j++)
-        for (uint32_t k = first; k < n; k++) {
-            const leap_batch_access *a = &acc[k];
-            if (a->insn != acc[first].insn || j >= a->count)
+    const uint32_t *stream = l->stream_at + first;  /* leap_batch's lookups */
+    for (uint32_t k = first; k < n; k++)
+        if (acc[k].insn == acc[first].insn && acc[k].count > most)
+            most = acc[k].count;
+    if (one_run(l, acc, n, first, per_iteration, stream))
+        return lmad_add_run(&l->streams[stream[0]].lmads, l->run_start, l->run_step,
+                            l->run_len);
+    /* Iteration by iteration; within one, the occurrences in place order,
+     * those that continue each other in (object, offset, time) as one run
+     * (a wide move's pieces: consecutive bytes at consecutive times), so
+     * the same points as one by one (lmad_add_run), a run at a time. */
+    for (uint64_t j = 0; j < most; j++) {
+        int64_t p[LEAP_DIMS], step[LEAP_DIMS] = { 0, 0, 0 };
+        uint64_t len = 0;
+        uint32_t at = 0;                /* the stream of the run */
+        for (uint32_t k = first; k <= n; k++) {
+            const leap_batch_access *a = k < n ? &acc[k] : NULL;
+            if (a && (a->insn != acc[first].insn || j >= a->count))
                 continue;
-            int64_t p[LEAP_DIMS] = { (int64_t)a->object,
-                                     (int64_t)(a->offset + j * (uint64_t)a->step),
-                                     (int64_t)(l->time + a->place + j * per_iteration) };
-            if (lmad_add(&l->streams[stream[k - first]].lmads, p) < 0)
+            int64_t q[LEAP_DIMS];
+            if (a) {
+                q[LEAP_OBJECT] = (int64_t)a->object;
+                q[LEAP_OFFSET] = (int64_t)(a->offset + j * (uint64_t)a->step);
+                q[LEAP_TIME] = (int64_t)(l->time + a->place + j * per_iteration);
+            }
+            if (a && len && stream[k - first] == at) {
+                int64_t d[LEAP_DIMS];   /* q's distance from the run's last */
+                for (int x = 0; x < LEAP_DIMS; x++)
+                    d[x] = q[x] - (p[x] + (int64_t)(len - 1) * step[x]);
+                if (len == 1)
+                    memcpy(step, d, sizeof step);
+                if (!memcmp(d, step, sizeof d)) {
+                    len++;
+                    continue;
+                }
+            }
+            if (len && lmad_add_run(&l->streams[at].lmads, p, step, len) < 0)
                 return -1;
+            if (!a)
+                break;
+            memcpy(p, q, sizeof p);
+            memset(step, 0, sizeof step);
+            len = 1;
+            at = stream[k - first];
         }
+    }
     return 0;
 }
 
@@ -158,38 +227,45 @@ int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
                uint32_t per_iteration)
 {
     uint64_t total = 0;
-    for (uint32_t i = 0; i < n; i++) {      /* which instructions repeat */
-        if (ARRAY_FIT(l->occurrences, l->cap_occurrences, (size_t)acc[i].insn + 1) < 0) {
+    if (ARRAY_FIT(l->stream_at, l->cap_stream_at, n) < 0) {
+        l->failed = 1;
+        return -1;
+    }
+    /* Streams looked up (made) in place order, as the first iteration's
+     * leap_access() calls would make them; which instructions repeat. */
+    for (uint32_t i = 0; i < n; i++) {
+        const leap_batch_access *a = &acc[i];
+        leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
+        uint32_t s = LEAP_NONE;
+        if (in && a->count && (s = stream_of(l, in, a->insn, a->group)) == LEAP_NONE)
+            in = NULL;
+        if (!in || ARRAY_FIT(l->occurrences, l->cap_occurrences, (size_t)a->insn + 1) < 0) {
+            for (uint32_t k = 0; k < i; k++)     /* leave no count behind */
+                l->occurrences[acc[k].insn] = 0;
             l->failed = 1;
             return -1;
         }
-        l->occurrences[acc[i].insn]++;    /* back to 0 below, each */
+        l->stream_at[i] = s;
+        in->executions += a->count;
+        total += a->count;
+        l->occurrences[a->insn]++;          /* back to 0 below, each */
     }
     int rc = 0;
     for (uint32_t i = 0; i < n; i++) {
         const leap_batch_access *a = &acc[i];
-        total += a->count;
         uint32_t occ = l->occurrences[a->insn];
+        l->occurrences[a->insn] = 0;
+        if (rc || !a->count)
+            continue;
         if (occ != 1) {     /* 0: done with its first occurrence */
-            l->occurrences[a->insn] = 0;
-            if (occ && rc == 0 && repeated_run(l, acc, n, i, per_iteration) < 0)
+            if (occ && repeated_run(l, acc, n, i, per_iteration) < 0)
                 rc = -1;
             continue;
         }
-        l->occurrences[a->insn] = 0;
-        if (rc)
-            continue;
-        leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
-        uint32_t s = in ? stream_of(l, in, a->insn, a->group) : LEAP_NONE;
-        if (s == LEAP_NONE) {
-            rc = -1;
-            continue;
-        }
-        in->executions += a->count;
         int64_t p[LEAP_DIMS] = { (int64_t)a->object, (int64_t)a->offset,
                                  (int64_t)(l->time + a->place) };
         int64_t step[LEAP_DIMS] = { 0, a->step, (int64_t)per_iteration };
-        if (lmad_add_run(&l->streams[s].lmads, p, step, a->count) < 0)
+        if (lmad_add_run(&l->streams[l->stream_at[i]].lmads, p, step, a->count) < 0)
             rc = -1;
     }
     l->time += total;
