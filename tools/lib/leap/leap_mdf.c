@@ -447,13 +447,19 @@ static int solve_stream(solver *s, const leap_stream *ld)
 /* Every load stream of one group against the group's store streams. */
 static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
 {
-    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0;
+    /* The group's store streams; those with a summary first. */
+    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0, nsummarised = 0;
     if (!stores)
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         const leap_stream *st = leap_stream_get(s->l, streams[i]);
-        if (leap_insn_get(s->l, st->insn)->kind & MR_STORE)
-            stores[nstores++] = streams[i];
+        if (!(leap_insn_get(s->l, st->insn)->kind & MR_STORE))
+            continue;
+        stores[nstores++] = streams[i];
+        if (st->lmads.over.count) {
+            stores[nstores - 1] = stores[nsummarised];
+            stores[nsummarised++] = streams[i];
+        }
     }
     int rc = make_boxes(s, stores, nstores);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
@@ -461,10 +467,10 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
         if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD))
             continue;
         s->nover = 0;
-        for (uint32_t j = 0; j < nstores && rc == 0; j++) {
+        for (uint32_t j = 0; j < nsummarised && rc == 0; j++) {
             const leap_stream *st = leap_stream_get(s->l, stores[j]);
             uint32_t size = leap_insn_get(s->l, st->insn)->size;
-            if (!st->lmads.over.count || !summary_may_feed(&st->lmads.over, size, &ld->lmads))
+            if (!summary_may_feed(&st->lmads.over, size, &ld->lmads))
                 continue;
             if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0 ||
                 ARRAY_FIT(s->over_size, s->cap_over_size, s->nover + 1) < 0) {
