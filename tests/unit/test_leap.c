@@ -219,8 +219,46 @@ static void cap_cuts_sample(void **state)
     assert_true(leap_stream_get(l, 0)->lmads.over.count > 0);
     assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
     assert_int_equal(m.sampled[LOAD], 2000);
+    assert_int_equal(m.guessed[LOAD], 0);
     assert_int_equal(find_dep(&m, OTHER, LOAD)->conflicts, 2000);
     assert_int_equal(m.n, 1);
+    leap_mdf_free(&m);
+    leap_free(l);
+
+    /* C writes the buffer, A writes irregular places of it (past its cap),
+     * then the load reads it downwards while A goes on: every load point
+     * may have been written by A's summarised part after the last write
+     * the LMADs show, so none is decided, and the load is guessed from the
+     * LMADs alone. Its captured points (A's stores between its loads make
+     * its times irregular: it has a cap too) read the buffer's top, which
+     * A's captured LMADs (its first 30) never wrote: C for all. */
+    l = leap_new(30);
+    for (uint64_t i = 0; i < 2000; i++)
+        assert_int_equal(leap_access(l, OTHER, MR_STORE, 4, GROUP, 0, 4 * i), 0);
+    state_r = 1;
+    for (int phase = 0; phase < 2; phase++) {
+        next_a = 0;
+        for (uint64_t i = 0; i < 2000; i++) {
+            if (i == next_a) {
+                state_r = state_r * 1103515245 + 12345;
+                next_a = i + (uint64_t[]){ 3, 7, 11 }[(state_r >> 16) % 3];
+                assert_int_equal(leap_access(l, STORE_A, MR_STORE, 4, GROUP, 0, 4 * i), 0);
+            }
+            if (phase && i < 1900)          /* within A's box */
+                assert_int_equal(leap_access(l, LOAD, MR_LOAD, 4, GROUP, 0, 4 * (1899 - i)), 0);
+        }
+    }
+    uint64_t load_captured = lmad_captured(&leap_stream_get(l, 2)->lmads);
+    assert_int_equal(leap_stream_get(l, 2)->insn, LOAD);
+    assert_true(leap_stream_get(l, 1)->lmads.over.count > 0);
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
+    assert_int_equal(m.sampled[LOAD], 0);
+    assert_int_equal(m.guessed[LOAD], load_captured);
+    const leap_dep *c = find_dep(&m, OTHER, LOAD);
+    assert_non_null(c);
+    assert_int_equal(c->conflicts, load_captured);
+    assert_null(find_dep(&m, STORE_A, LOAD));
+    assert_true(leap_mdf_frequency(&m, c) == 1.0);
     leap_mdf_free(&m);
     leap_free(l);
 }

@@ -217,6 +217,8 @@ typedef struct solver {
     uint32_t *over_size;        /* their access sizes */
     size_t cap_over, cap_over_size;
     uint32_t nover;
+    int guessing;               /* the second pass: guessed loads only */
+    uint8_t *guess;             /* per instruction: a load to guess */
 } solver;
 
 static int count_conflict(solver *s, uint32_t store, uint32_t load)
@@ -395,7 +397,10 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
             summary_covers(o, s->over_size[i], p))
             return 0;
     }
-    s->out->sampled[load]++;
+    if (s->guessing)
+        s->out->guessed[load]++;
+    else
+        s->out->sampled[load]++;
     return best >= 0 ? count_conflict(s, writer, load) : 0;
 }
 
@@ -464,7 +469,8 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
     int rc = make_boxes(s, stores, nstores);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *ld = leap_stream_get(s->l, streams[i]);
-        if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD))
+        if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD) ||
+            (s->guessing && !s->guess[ld->insn]))
             continue;
         s->nover = 0;
         for (uint32_t j = 0; j < nsummarised && rc == 0; j++) {
@@ -480,6 +486,8 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
             s->over[s->nover] = &st->lmads;
             s->over_size[s->nover++] = size;
         }
+        if (s->guessing)
+            s->nover = 0;               /* the summaries left out */
         if (rc == 0)
             rc = solve_stream(s, ld);
     }
@@ -523,6 +531,26 @@ static int collect(solver *s)
     return 0;
 }
 
+/* One pass over the groups (those holding a load to guess, when
+ * guessing). order: the streams by group. */
+static int solve_groups(solver *s, const uint32_t *order, uint32_t n)
+{
+    const leap *l = s->l;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0;) {    /* one group at a time */
+        uint32_t j = i, g = leap_stream_get(l, order[i])->group;
+        int wanted = !s->guessing;
+        while (j < n && leap_stream_get(l, order[j])->group == g) {
+            wanted |= s->guess[leap_stream_get(l, order[j])->insn];
+            j++;
+        }
+        if (wanted)
+            rc = solve_group(s, order + i, j - i);
+        i = j;
+    }
+    return rc;
+}
+
 int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
 {
     memset(out, 0, sizeof *out);
@@ -530,18 +558,28 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     uint32_t n = leap_nstreams(l);
     uint32_t *order = malloc((n ? n : 1) * sizeof *order);
     out->ninsns = leap_ninsns(l);
-    out->sampled = calloc(out->ninsns ? out->ninsns : 1, sizeof *out->sampled);
-    int rc = order && out->sampled ? 0 : -1;
+    size_t ni = out->ninsns ? out->ninsns : 1;
+    out->sampled = calloc(ni, sizeof *out->sampled);
+    out->guessed = calloc(ni, sizeof *out->guessed);
+    s.guess = calloc(ni, 1);
+    int rc = order && out->sampled && out->guessed && s.guess ? 0 : -1;
     for (uint32_t i = 0; i < n && rc == 0; i++)
         order[i] = i;
-    if (rc == 0)
+    if (rc == 0) {
         qsort_r(order, n, sizeof *order, by_group, (void *)l);
-    for (uint32_t i = 0; i < n && rc == 0;) {    /* one group at a time */
-        uint32_t j = i, g = leap_stream_get(l, order[i])->group;
-        while (j < n && leap_stream_get(l, order[j])->group == g)
-            j++;
-        rc = solve_group(&s, order + i, j - i);
-        i = j;
+        rc = solve_groups(&s, order, n);
+    }
+    /* Loads with captured points none of which was decided: guessed. */
+    int any = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        const leap_stream *st = leap_stream_get(l, i);
+        if ((leap_insn_get(l, st->insn)->kind & MR_LOAD) && st->lmads.n &&
+            !out->sampled[st->insn])
+            any = s.guess[st->insn] = 1;
+    }
+    if (rc == 0 && any) {
+        s.guessing = 1;
+        rc = solve_groups(&s, order, n);
     }
     if (rc == 0)
         rc = collect(&s);
@@ -550,13 +588,21 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     free(s.boxes);
     free(s.over);
     free(s.over_size);
+    free(s.guess);
     u64map_free(&s.pairs);
     return rc;
+}
+
+double leap_mdf_frequency(const leap_mdf *m, const leap_dep *d)
+{
+    uint64_t n = m->sampled[d->load] ? m->sampled[d->load] : m->guessed[d->load];
+    return n ? (double)d->conflicts / (double)n : 0;
 }
 
 void leap_mdf_free(leap_mdf *m)
 {
     free(m->deps);
     free(m->sampled);
+    free(m->guessed);
     memset(m, 0, sizeof *m);
 }

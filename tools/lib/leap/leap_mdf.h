@@ -28,8 +28,10 @@
  * the load's own went past its cap: after that, the last writer cannot be
  * told. The load's own summarised part is outside the sample too. The
  * frequencies measured on the sample are those reported for the load
- * (conflicts are scaled to all its executions when stored). A load with an
- * empty sample gets no estimate.
+ * (conflicts are scaled to all its executions when stored). A load none
+ * of whose sampled points is decided is guessed: its points solved again
+ * with the summaries left out (the LMADs' last writer taken, as if the
+ * summarised writes were older), counted in `guessed`, not `sampled`.
  */
 #ifndef MEMREC_LEAP_MDF_H
 #define MEMREC_LEAP_MDF_H
@@ -49,8 +51,15 @@ typedef struct leap_mdf {
     uint32_t n;
     uint64_t *sampled;          /* per instruction: load executions in the
                                  * sample (0 for stores) */
+    uint64_t *guessed;          /* per instruction: for a load none of whose
+                                 * sampled points was decided, the points
+                                 * its guess rests on (else 0) */
     uint32_t ninsns;
 } leap_mdf;
+
+/* The frequency of a pair: conflicts over the load's decided points, or
+ * over its guessed points when none was decided. */
+double leap_mdf_frequency(const leap_mdf *m, const leap_dep *d);
 
 /* Load points solved per load stream by default (leap_mdf_compute). */
 #define LEAP_MDF_SAMPLE 1024

@@ -64,11 +64,11 @@ int leap_report(FILE *f, const leap *l, const leap_mdf *mdf,
     for (uint32_t i = 0; i < mdf->n; i++) {
         const leap_dep *d = &mdf->deps[i];
         uint64_t sample = mdf->sampled[d->load];
-        fprintf(f, "dep\t%s\t%s\t%.4f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+        fprintf(f, "dep\t%s\t%s\t%.4f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "%s\n",
                 insn_table_text(names->insns, names->reader, d->store, a, sizeof a),
                 insn_table_text(names->insns, names->reader, d->load, b, sizeof b),
-                (double)d->conflicts / (double)sample, d->conflicts, sample,
-                leap_insn_get(l, d->load)->executions);
+                leap_mdf_frequency(mdf, d), d->conflicts, sample,
+                leap_insn_get(l, d->load)->executions, sample ? "" : "\tguess");
     }
     for (uint32_t i = 0; i < nstrides; i++) {
         const leap_stride *s = &strides[i];

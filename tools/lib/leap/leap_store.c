@@ -123,7 +123,7 @@ static int store_deps(ctx *c, const leap_mdf *mdf)
         const leap_dep *d = &mdf->deps[i];
         uint64_t sample = mdf->sampled[d->load];
         uint64_t execs = leap_insn_get(c->l, d->load)->executions;
-        double f = (double)d->conflicts / (double)sample;
+        double f = leap_mdf_frequency(mdf, d);     /* sample 0: a guess */
         int64_t sid, lid;
         if (insn_id(c, d->store, &sid) || insn_id(c, d->load, &lid))
             return -1;
