@@ -125,8 +125,8 @@ static int64_t last_in(const shape *sh, uint32_t j, const int64_t *base,
     if (base[LEAP_TIME] >= t)
         return -1;
     int64_t lo = 0, hi = (int64_t)L->count - 1;
-    int64_t dt = L->stride[LEAP_TIME];      /* > 0: copies follow each other */
-    if ((t - 1 - base[LEAP_TIME]) / dt < hi)
+    int64_t dt = L->stride[LEAP_TIME];      /* > 0 in a stream's LMAD */
+    if (dt > 0 && (t - 1 - base[LEAP_TIME]) / dt < hi)
         hi = (t - 1 - base[LEAP_TIME]) / dt;
     if (!narrow(base[LEAP_OBJECT], L->stride[LEAP_OBJECT], rlo[LEAP_OBJECT],
                 rhi[LEAP_OBJECT], object, object, &lo, &hi) ||
