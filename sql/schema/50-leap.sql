@@ -87,7 +87,8 @@ CREATE TABLE IF NOT EXISTS dependences (
                                        -- from its sample to all executions)
     load_executions INTEGER NOT NULL,  -- executions of the load
     sampled         INTEGER NOT NULL,  -- load executions the figure rests on (leap: its
-                                       -- sample; exact and connors: all)
+                                       -- decided sampled points, 0 for a guess: no point
+                                       -- of the load decided; exact and connors: all)
     PRIMARY KEY (run, method, store, load)
 );
 
