@@ -282,6 +282,16 @@ static void no_dependence(void **state)
     assert_int_equal(m.sampled[1], 500);
     leap_mdf_free(&m);
     leap_free(l);
+
+    /* Loads alone (a trace cut short before any store): no store box. */
+    l = leap_new(0);
+    for (uint64_t i = 0; i < 10; i++)
+        assert_int_equal(leap_access(l, 0, MR_LOAD, 8, 1, 0, 8 * i), 0);
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
+    assert_int_equal(m.n, 0);
+    assert_int_equal(m.sampled[0], 10);
+    leap_mdf_free(&m);
+    leap_free(l);
 }
 
 /* A modify reads what it wrote the pass before: 2 passes, the second

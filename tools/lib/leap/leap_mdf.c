@@ -271,7 +271,8 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
                 s->widest = t.fmax - t.fmin;
         }
     s->nnarrow = k;
-    qsort(s->boxes, k, sizeof *s->boxes, by_fmin);
+    if (k > 1)
+        qsort(s->boxes, k, sizeof *s->boxes, by_fmin);
     return 0;
 }
 
