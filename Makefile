@@ -138,6 +138,16 @@ $(BUILD)/samples/%: samples/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O1 -g $(WARN) -pthread -o $@ $<
 
+# Figure 5.6's program is sliced by source line: -O0 keeps one line's code together.
+$(BUILD)/samples/slice_fig56: samples/slice_fig56.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O0 -g $(WARN) -o $@ $<
+
+# trace-slice disassembles with capstone and reads module files with libelf.
+SLICE_LIBS := -lcapstone -lelf
+$(BUILD)/bin/trace-slice $(BUILD)/asan/bin/trace-slice: LDLIBS += $(SLICE_LIBS)
+$(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(wildcard tests/unit/test_slice*.c)): LDLIBS += $(SLICE_LIBS)
+
 # ---- benchmarks and fuzzers ------------------------------------------------
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIBTOOLS) $(LIBTRACE)
 	@mkdir -p $(@D)
@@ -155,6 +165,7 @@ $(BUILD)/fuzz/fuzz_sequitur: tests/fuzz/fuzz_sequitur.c $(wildcard tools/lib/alg
 
 # The .twpp reader links the TWPP folder (not its SQL), the base files it uses and the format library.
 $(BUILD)/fuzz/fuzz_twpp: tests/fuzz/fuzz_twpp.c $(filter-out %/store.c,$(wildcard tools/lib/twpp/*.c)) tools/lib/base/array.c \
+		tools/lib/algo/sequitur.c tools/lib/algo/sq_grammar.c tools/lib/stream/access.c tools/lib/stream/insns.c \
 		tools/lib/base/u64map.c tools/lib/base/symbolize.c $(FORMAT_SRC)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZFLAGS) -o $@ $^ -lzstd

@@ -191,5 +191,14 @@ if [ -x "$BIN/trace-values" ]; then
   plot values-bits.png values_bits
   plot values-fitting.png values_fitting
 fi
+if [ -x "$BUILD/samples/slice_fig56" ] && [ -x "$BIN/trace-slice" ]; then
+  echo
+  echo "== Figure 5.6's dynamic slices for Z at (16) (docs/trace-slice.md)"
+  trace=$OUT/slice_fig56.trace
+  valgrind --tool=memrec -q --memrec-out-file="$trace" "$BUILD/samples/slice_fig56" >/dev/null
+  "$BIN/trace-twpp" -q "$trace" >/dev/null
+  "$BIN/trace-slice" -q --at "main:$(grep -n '/\* (16) \*/' samples/slice_fig56.c | cut -d: -f1)" \
+    --var Z "$trace.twpp" | grep -E '^[a-z]|^  (main|f2|f3|inout):' | sed 's/^/   /'
+fi
 echo
 echo "Explore further: $BIN/trace-db $DB queries, or sqlite3 $DB < sql/queries/NAME.sql"
