@@ -419,7 +419,8 @@ static int setup(pass *p)
  * Per step, the instruction instances before it. */
 static int symbol_defs(slice_run *r)
 {
-    if (!(r->insn_first = malloc((r->nsteps + 1) * sizeof *r->insn_first)))
+    if (!(r->insn_first = malloc((r->nsteps + 1) * sizeof *r->insn_first)) ||
+        !(r->chunk_defs = calloc((r->nsteps >> 8) + 1, sizeof *r->chunk_defs)))
         return -1;
     r->insn_first[0] = 0;
     for (uint64_t s = 0; s < r->nsteps; s++) {
@@ -437,6 +438,8 @@ static int symbol_defs(slice_run *r)
         for (uint32_t i = 0; i < s->ninstrs && i < b->ninsns; i++)
             r->sym_defs[y] |= r->insns[b->insn[i]].r.defs;
     }
+    for (uint64_t s = 0; s < r->nsteps; s++)
+        r->chunk_defs[s >> 8] |= r->sym_defs[r->sym[s]];
     return 0;
 }
 
@@ -540,6 +543,7 @@ void slice_run_close(slice_run *r)
     u64map_free(&r->line_of);
     free(r->sym_defs);
     free(r->insn_first);
+    free(r->chunk_defs);
     free(r->acc_first);
     free(r->acc_count);
     free(r->acc_step);
