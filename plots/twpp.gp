@@ -3,7 +3,7 @@
 # twpp.gp: the dissertation's Tables 3.2-3.3 as bars: the uncompressed
 # whole program path (4 bytes per block execution), after duplicate path
 # traces are removed per function, after the DBB dictionaries, the
-# timestamped traces as written, and the whole .twpp file; log scale, the
+# timestamped traces as written, and the .twpp file but TWPP+; log scale, the
 # factor against the uncompressed WPP on top of each bar.
 # Data: plot_twpp.sql.
 load plotdir . "/common.gp"

@@ -13,7 +13,7 @@ export VALGRIND_LIB=$PWD/$BUILD/valgrind
 case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 export MEMREC_PLOTS=$PWD/plots
 
-for c in trace-objects trace-mempat trace-cache trace-layout trace-wpp trace-whomp trace-rds trace-twpp trace-db trace-plot; do
+for c in trace-objects trace-mempat trace-cache trace-layout trace-wpp trace-whomp trace-rds trace-twpp trace-redundancy trace-dataflow trace-db trace-plot; do
   [ -x "$BIN/$c" ] || { echo "demo: $BIN/$c is missing: run make first" >&2; exit 1; }
 done
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 ||
@@ -59,6 +59,8 @@ for s in "${samples[@]}"; do
     "$BIN/trace-rds" -q --db "$DB" "$trace" >/dev/null;; esac
   # Zhang and Gupta's timestamped whole program path, beside the trace
   "$BIN/trace-twpp" -q -o "${trace%.*}.twpp" --db "$DB" "$trace" >/dev/null
+  # redundant loads and stores (the direct pass; the .twpp file gives the same)
+  "$BIN/trace-redundancy" -q --db "$DB" "$trace" >/dev/null
   printf '   %-13s %s\n' "$name" "$(du -h "$trace" | cut -f1) trace"
 done
 
@@ -97,6 +99,15 @@ query "WHOMP: object-relative grammars (OMSG) against raw address grammars (RASG
 [ -n "$tree" ] && query "binary_tree: recursive data structure types (RDS Table 3)" rds_types --run="$tree"
 [ -n "$rds" ] && query "rds_shapes changed: RDS instances and their stability" rds_instances --run="$rds" --limit=5
 [ -n "$stencil" ] && query "stencil: TWPP part by part against the WPP and Sequitur" twpp_sizes --run="$stencil"
+[ -n "$list" ] && query "linked_list: redundant loads per instruction (Figure 5.4)" redundancy_loads --run="$list"
+[ -n "$list" ] && query "linked_list: the most redundant instructions" redundancy_top --run="$list" --limit=5
+for tw in "$OUT"/stencil*.twpp; do
+  [ -e "$tw" ] || continue
+  echo
+  echo "== stencil: Table 5.1 (trace-dataflow on its .twpp file)"
+  "$BIN/trace-dataflow" --top 4 "$tw" | sed 's/^/   /'
+  break
+done
 
 echo
 echo "== plots in $OUT"
@@ -122,6 +133,8 @@ plot() {  # file, trace-plot arguments
 plot whomp-omsg-rasg.png whomp
 [ -n "$stencil" ] && plot stencil-hotpaths.png hotpaths --run="$stencil"
 [ -n "$stencil" ] && plot stencil-twpp.png twpp --run="$stencil"
+[ -n "$list" ] && plot linked_list-redundant-loads.png redundancy_loads --run="$list"
+[ -n "$list" ] && plot linked_list-redundant-stores.png redundancy_stores --run="$list"
 
 # LEAP (trace-leap) against the exact and Connors dependence profilers
 # (trace-deps), on the samples built with known dependences and strides:

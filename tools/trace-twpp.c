@@ -18,7 +18,7 @@
 
 
 static const char *out_path, *db_path, *function, *dependences;
-static int expand, all_edges;
+static int expand, all_edges, no_dependences;
 
 static const opt_def options[] = {
     { "output", 'o', OPT_STRING, &out_path, "FILE",
@@ -40,6 +40,8 @@ static const opt_def options[] = {
     { "all-edges", 0, OPT_FLAG, &all_edges, NULL,
       "keep the edges control flow can recover (both ends at\n"
       "one known address) instead of dropping them", 0, 0, NULL },
+    { "no-dependences", 0, OPT_FLAG, &no_dependences, NULL,
+      "build the control-flow part only (no TWPP+ sections)", 0, 0, NULL },
     { 0 }
 };
 
@@ -109,17 +111,19 @@ static void build(const char *trace, int argc, char **argv)
     reader = cli_open_trace(trace);
     if (db_path)
         pdb_session_start(&db, db_path);
-    if (!b || !(plus = twpp_plus_new()))
+    if (!b || (!no_dependences && !(plus = twpp_plus_new())))
         cli_fail(NULL, "out of memory");
     while (cli_next(reader, &ev))
         if (ev.kind == MR_EV_EXEC &&
-            (twpp_exec_where(b, ev.tid, ev.u.exec.def, ev.u.exec.exit, &w) < 0 ||
-             twpp_plus_exec(plus, &w, &ev) < 0))
+            (plus ? twpp_exec_where(b, ev.tid, ev.u.exec.def, ev.u.exec.exit, &w) < 0 ||
+                    twpp_plus_exec(plus, &w, &ev) < 0
+                  : twpp_exec(b, ev.tid, ev.u.exec.def, ev.u.exec.exit) < 0))
             cli_fail(NULL, "out of memory");
     uint64_t blocks = twpp_builder_length(b);
-    if (!(model = twpp_finish(b, reader)) || twpp_plus_finish(plus, reader, all_edges) < 0)
+    if (!(model = twpp_finish(b, reader)) || (plus && twpp_plus_finish(plus, reader, all_edges) < 0))
         cli_fail(NULL, "out of memory");
-    twpp_plus_count(plus, &counts);
+    if (plus)
+        twpp_plus_count(plus, &counts);
     char *path = (char *)out_path;
     if (!path && (!(path = malloc(strlen(trace) + 6)) || !sprintf(path, "%s.twpp", trace)))
         cli_fail(NULL, "out of memory");
@@ -128,7 +132,7 @@ static void build(const char *trace, int argc, char **argv)
         cli_fail(NULL, "out of memory");
     if (twpp_write(model, plus, path, &sz, fn_bytes, err, sizeof err) < 0)
         cli_fail(path, "%s", err);
-    if (twpp_print_summary(stdout, model, &counts, &sz, blocks) < 0)
+    if (twpp_print_summary(stdout, model, plus ? &counts : NULL, &sz, blocks) < 0)
         cli_fail(NULL, "cannot write the summary");
     if (db_path)
         store(argc, argv, trace, &sz, fn_bytes, blocks);
@@ -149,9 +153,11 @@ int main(int argc, char **argv)
     int queries = !!function + expand + !!dependences;
     if (queries > 1)
         cli_usage_error("--function, --expand and --dependences are different queries");
-    if (queries && (db_path || all_edges))
+    if (queries && (db_path || all_edges || no_dependences))
         cli_usage_error(db_path ? "--db goes with building, not with a query"
-                                : "--all-edges goes with building, not with a query");
+                                : "--all-edges and --no-dependences go with building, not with a query");
+    if (all_edges && no_dependences)
+        cli_usage_error("--all-edges keeps TWPP+ edges that --no-dependences does not build");
     if (queries && !strcmp(args[0], "-"))
         cli_usage_error("a query needs FILE.twpp");
     if (queries)

@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS twpp_functions (
     traces        INTEGER NOT NULL,  -- distinct compacted traces (step 3)
     dictionaries  INTEGER NOT NULL,  -- distinct DBB dictionaries (step 3)
     blocks        INTEGER NOT NULL,  -- block executions of all its calls (its own blocks only)
-    bytes         INTEGER NOT NULL,  -- its block in the .twpp file, as stored (packed)
+    bytes         INTEGER NOT NULL,  -- its block in the .twpp file before packing (small blocks share a zstd chunk)
     PRIMARY KEY (run, entry)
 );
 
@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS twpp_dependences (
     run           INTEGER NOT NULL PRIMARY KEY REFERENCES runs(id),  -- the run
     access_points INTEGER NOT NULL,  -- entries of the global access-point dictionary
     load_points   INTEGER NOT NULL,  -- of which executed as a load (a modify counts as both)
+    store_points  INTEGER NOT NULL,  -- of which executed as a store
     single_loads  INTEGER NOT NULL,  -- load points whose instruction touched one address in the run
     single_stores INTEGER NOT NULL,  -- store points whose instruction touched one address in the run
     loads         INTEGER NOT NULL,  -- dynamic loads

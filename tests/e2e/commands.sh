@@ -5,8 +5,8 @@
 # that reads traces and exit 0, or with --strict an error and exit 1; a
 # database written from a truncated trace... (see db checks below).
 source "$(dirname "$0")/lib.sh"
-readers="trace-info trace-dump trace-objrel trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-leap trace-deps trace-rds trace-twpp trace-layout trace-values"
-all="$readers trace-db trace-plot trace-synth trace-sequitur trace-slice"
+readers="trace-info trace-dump trace-objrel trace-objects trace-mempat trace-cache trace-wpp trace-whomp trace-leap trace-deps trace-rds trace-twpp trace-layout trace-values trace-redundancy"
+all="$readers trace-db trace-plot trace-synth trace-sequitur trace-dataflow trace-slice"
 
 good=$TMP/good.mrt
 "$BIN/trace-synth" --pattern=mixed --accesses=60000 --chunk-bytes=8192 -o "$good"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # trace-twpp on recorded samples: the expansion read from the .twpp file
 # alone equals trace-wpp --expand (one thread and several), --function
-# prints a function's traces, dictionaries and paths, and bad input (an
-# unknown function, a truncated or corrupt .twpp file, a query on stdin)
-# gets one line and status 1 (2 for usage).
+# prints a function's traces, dictionaries and paths, --dependences a load
+# point's TWPP+ edges (by number and by function:line, as many as the
+# database counts), and bad input (an unknown function or load point, a
+# truncated or corrupt .twpp file, corrupt dependence grammars, a query on
+# stdin) gets one line and status 1 (2 for usage).
 source "$(dirname "$0")/lib.sh"
 
 skip() { echo "ok 1 # SKIP $*"; exit 0; }
@@ -62,16 +64,62 @@ head -c 100 "$t" >"$TMP/short.twpp"
 check_eq "a .twpp cut inside its function table: status 1" 1 $?
 check "a .twpp cut inside its function table: one line" \
   bash -c "[ \$(wc -l <'$TMP/err') = 1 ] && grep -q '^trace-twpp: $TMP/short.twpp: truncated' '$TMP/err'"
+# --dependences: the load point with the most edges, by number and by function:line
+db=$TMP/db.twpp
+read -r g fl edges <<<"$(sqlite3 -separator ' ' "$TMP/t.db" "SELECT point, function || ':' || line, edges
+  FROM twpp_load_points WHERE edges > 0 AND line > 0 ORDER BY edges DESC, point LIMIT 1")"
+"$TW" --dependences "$g" "$db" >"$TMP/dep.out"
+check_eq "--dependences $g: status 0" 0 $?
+check "--dependences $g: its header line" grep -qE "^load point A$g [^ ]+:[0-9]+ \(0x" "$TMP/dep.out"
+check_eq "--dependences $g: one line per edge the database counts" "$edges" \
+  "$(grep -cE '^  \[<A[0-9]+,[0-9]+,[0-9]+>, <A[0-9]+,[0-9]+,[0-9]+>, [0-9]+\]  A[0-9]+ ' "$TMP/dep.out")"
+"$TW" --dependences "$fl" "$db" >"$TMP/dep2.out"
+check "--dependences $fl: includes A$g" grep -q "^load point A$g " "$TMP/dep2.out"
+"$BIN/trace-db" "$TMP/t.db" query twpp_plus_sizes >"$TMP/q2"
+check "--db: twpp_plus_sizes compares TWPP+ with the trace with addresses" \
+  grep -qE '^twpp\+ \(control \+ memory\) +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+$' "$TMP/q2"
+check_eq "--db: twpp_dependences' edges equal the load points' sum" \
+  "$(sqlite3 "$TMP/t.db" "SELECT sum(edges) FROM twpp_load_points")" \
+  "$(sqlite3 "$TMP/t.db" "SELECT edges FROM twpp_dependences")"
+"$TW" -q --no-dependences -o "$TMP/c.twpp" "$TMP/linked_list.trace" >/dev/null
+"$TW" --expand "$TMP/c.twpp" | cmp -s - "$TMP/linked_list.wx"
+check_eq "--no-dependences: the same expansion" 0 $?
+"$TW" --dependences 1 "$TMP/c.twpp" >/dev/null 2>"$TMP/err"
+check_eq "--no-dependences: no load points in the file" "trace-twpp: $TMP/c.twpp: no load point '1'" "$(cat "$TMP/err")"
+"$TW" --all-edges --no-dependences "$TMP/linked_list.trace" >/dev/null 2>&1
+check_eq "--all-edges with --no-dependences: status 2" 2 $?
+"$TW" --dependences nope:1 "$db" >/dev/null 2>"$TMP/err"
+check_eq "unknown load point: status 1" 1 $?
+check_eq "unknown load point: one line" "trace-twpp: $db: no load point 'nope:1'" "$(cat "$TMP/err")"
+# the header's u64 at byte 96 is the offset of TWPP+'s dictionary, after the last function block
+points=$(od -An -t u8 -j 96 -N 8 "$db" | tr -d ' ')
+last=$(sqlite3 "$TMP/t.db" "SELECT max(point) FROM twpp_load_points WHERE edges > 0")
+size=$(stat -c %s "$db")
+cp "$db" "$TMP/badg.twpp"
+printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$TMP/badg.twpp" bs=1 seek=$(( size - 8 )) conv=notrunc 2>/dev/null
+"$TW" --dependences "$last" "$TMP/badg.twpp" >/dev/null 2>"$TMP/err"
+check_eq "corrupt dependence grammars: status 1" 1 $?
+check "corrupt dependence grammars: one line" \
+  bash -c "[ \$(wc -l <'$TMP/err') = 1 ] && grep -q '^trace-twpp: $TMP/badg.twpp: corrupt dependence grammars of A$last' '$TMP/err'"
+head -c $(( size - 3 )) "$db" >"$TMP/cutg.twpp"
+"$TW" --dependences "$g" "$TMP/cutg.twpp" >/dev/null 2>"$TMP/err"
+check_eq "a .twpp cut in its dependence grammars: status 1" 1 $?
+check "a .twpp cut in its dependence grammars: one line" \
+  bash -c "[ \$(wc -l <'$TMP/err') = 1 ] && grep -q '^trace-twpp: $TMP/cutg.twpp: truncated' '$TMP/err'"
+
 cp "$t" "$TMP/bad.twpp"
-size=$(stat -c %s "$t")
-printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$TMP/bad.twpp" bs=1 seek=$(( size - 8 )) conv=notrunc 2>/dev/null
+points=$(od -An -t u8 -j 96 -N 8 "$t" | tr -d ' ')
+printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$TMP/bad.twpp" bs=1 seek=$(( points - 8 )) conv=notrunc 2>/dev/null
 "$TW" --expand "$TMP/bad.twpp" >/dev/null 2>"$TMP/err"
 check_eq "a corrupt last block: --expand status 1" 1 $?
 check "a corrupt last block: one line" \
   bash -c "[ \$(wc -l <'$TMP/err') = 1 ] && grep -q '^trace-twpp: $TMP/bad.twpp: corrupt block of function ' '$TMP/err'"
-"$TW" --function main "$TMP/bad.twpp" >"$TMP/main.bad"
-check "a corrupt block of a least-called function: --function main reads only its own" \
-  cmp -s "$TMP/main.bad" "$TMP/main.out"
+# the most called function's block is in the first chunk, far from the last
+top=$(sqlite3 "$TMP/t.db" "SELECT function FROM twpp_functions ORDER BY calls DESC, entry LIMIT 1")
+"$TW" --function "$top" "$t" >"$TMP/top.out"
+"$TW" --function "$top" "$TMP/bad.twpp" >"$TMP/top.bad"
+check "a corrupt block of a least-called function: --function $top reads only its own chunk" \
+  cmp -s "$TMP/top.bad" "$TMP/top.out"
 "$TW" --expand "$SAMPLES/linked_list" >/dev/null 2>"$TMP/err"
 check_eq "not a .twpp file" "trace-twpp: $SAMPLES/linked_list: not a .twpp file" "$(cat "$TMP/err")"
 "$TW" --expand </dev/null >/dev/null 2>"$TMP/err"

@@ -1,7 +1,8 @@
 /*
  * fuzz_twpp.c: libFuzzer target for .twpp files. The input is written to
  * a temporary file and read as trace-twpp's queries read it: the header,
- * every function's block, the DCG, the whole expansion. Any crash, hang,
+ * every function's block, the DCG, the whole expansion, TWPP+'s
+ * dictionary, load index and every load point's edges. Any crash, hang,
  * leak or sanitizer report is a bug: bad bytes only give an error. The
  * longest compacted trace accepted is lowered (twpp_read_limit) so that a
  * header claiming billions of timestamps is refused before libFuzzer's
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "twpp/edges.h"
 #include "twpp/file.h"
 #include "twpp/timestamps.h"
 
@@ -42,6 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         twpp_load_function(f, i, err, sizeof err);
     uint64_t n = 0;
     twpp_expand(f, count_block, &n, err, sizeof err);
+    if (twpp_load_points(f, err, sizeof err) == 0)
+        for (uint32_t g = 0; g < twpp_point_count(f); g++) {
+            twpp_edge_iter *it = twpp_file_point(f, g)->loads ? twpp_edges_open(f, g, err, sizeof err) : NULL;
+            twpp_edge e;
+            for (uint64_t k = 0; it && k < 1000000 && twpp_edges_next(it, &e) > 0; k++)
+                ;
+            twpp_edges_close(it);
+        }
     twpp_close(f);
     return 0;
 }

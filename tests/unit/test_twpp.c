@@ -4,7 +4,7 @@
  * gives Figures 3.3-3.7 exactly; the timestamp series are those of
  * section 3.1 and Figure 5.6; random programs (calls, returns, unmatched
  * returns, threads, a call as a thread's last block) come back block for
- * block from the file; every truncation and many corruptions of a file
+ * block from the file, and read lazily (TWPP form) count as many blocks; every truncation and many corruptions of a file
  * give an error, never a crash; LZW expands what it compressed.
  */
 #include <stdarg.h>
@@ -142,18 +142,27 @@ static void test_figure_3_dictionaries(void **state)
     twpp_model_free(m);
 }
 
-/* The integers twpp_ts_write gives for a trace. */
-static uint32_t written(const twpp_seq *t, uint32_t nsymbols, int64_t *out)
+/* The integers twpp_ts_write gives for a trace, as [length, DBBs, then
+ * per DBB its id, entry count and entries]; the stored head's counts of
+ * timestamps per DBB go to times[], and its byte length is checked. */
+static uint32_t written(const twpp_seq *t, uint32_t nsymbols, int64_t *out, uint64_t *times)
 {
     twpp_buf b = {0};
     assert_int_equal(twpp_ts_write(&b, t, nsymbols), 0);
     twpp_cur c = { b.p, b.p + b.n, 0 };
     uint32_t n = 0;
     out[n++] = (int64_t)cur_uv(&c, UINT64_MAX);
-    uint64_t ndbb = cur_uv(&c, UINT64_MAX);
+    uint64_t ndbb = cur_uv(&c, UINT64_MAX), ids[64];
     out[n++] = (int64_t)ndbb;
+    assert_true(ndbb <= 64);
     for (uint64_t d = 0; d < ndbb; d++) {
-        out[n++] = (int64_t)cur_uv(&c, UINT64_MAX);
+        ids[d] = cur_uv(&c, UINT64_MAX);
+        times[d] = cur_uv(&c, UINT64_MAX);
+    }
+    uint64_t bytes = cur_uv(&c, UINT64_MAX);
+    assert_int_equal(bytes, (uint64_t)(c.end - c.p));
+    for (uint64_t d = 0; d < ndbb; d++) {
+        out[n++] = (int64_t)ids[d];
         uint64_t entries = cur_uv(&c, UINT64_MAX);
         out[n++] = (int64_t)entries;
         for (uint64_t e = 0; e < entries;) {
@@ -187,7 +196,8 @@ static uint32_t form(const twpp_seq *t, uint32_t nsymbols, int64_t *out)
 
 /* Figures 3.6-3.7: main is {1 -> {-1}, 2 -> {2, -6}, 6 -> {-7}}, f is
  * {1 -> {-1}, 2 -> {2, -4}, 10 -> {-5}}; stored with each entry's l after
- * the previous entry's end and h after l: 2 -> {2, -4} and 2 -> {2, -2}. */
+ * the previous entry's end and h after l: 2 -> {2, -4} and 2 -> {2, -2},
+ * behind a head of each DBB's timestamp count (1, 5, 1 and 1, 3, 1). */
 static void test_figure_3_timestamps(void **state)
 {
     (void)state;
@@ -199,14 +209,17 @@ static void test_figure_3_timestamps(void **state)
     assert_int_equal(form(&mn->traces[0], m->nsymbols, v), 10);
     assert_memory_equal(v, want_main, sizeof want_main);
     int64_t stored_main[] = { 7, 3, s1, 1, -1, s2, 1, 2, -4, s6, 1, -7 };
-    assert_int_equal(written(&mn->traces[0], m->nsymbols, v), 12);
+    uint64_t times[64];
+    assert_int_equal(written(&mn->traces[0], m->nsymbols, v, times), 12);
     assert_memory_equal(v, stored_main, sizeof stored_main);
+    assert_true(times[0] == 1 && times[1] == 5 && times[2] == 1);   /* the head's counts */
     uint32_t f1 = f->traces[0].v[0], f2 = f->traces[0].v[1], f10 = f->traces[0].v[4];
     int64_t want_f[] = { f1, 1, -1, f2, 2, 2, -4, f10, 1, -5 };
     assert_int_equal(form(&f->traces[0], m->nsymbols, v), 10);
     assert_memory_equal(v, want_f, sizeof want_f);
     int64_t stored_f[] = { 5, 3, f1, 1, -1, f2, 1, 2, -2, f10, 1, -5 };
-    assert_int_equal(written(&f->traces[0], m->nsymbols, v), 12);
+    assert_int_equal(written(&f->traces[0], m->nsymbols, v, times), 12);
+    assert_true(times[0] == 1 && times[1] == 3 && times[2] == 1);
     assert_memory_equal(v, stored_f, sizeof stored_f);
     twpp_model_free(m);
 }
@@ -255,6 +268,15 @@ static void assert_round_trip(twpp_model *m)
     assert_int_equal(twpp_write(m, NULL, path, &sz, NULL, err, sizeof err), 0);
     twpp_file *f = twpp_open(path, err, sizeof err);
     assert_non_null(f);
+    /* read lazily first (TWPP form, blocks counted from the series), then whole */
+    const twpp_model *fm = twpp_file_model(f);
+    uint64_t counted = 0;
+    for (uint32_t i = 0; i < fm->nfunctions; i++) {
+        assert_int_equal(twpp_load_function_lazy(f, i, err, sizeof err), 0);
+        for (uint32_t p = 0; p < fm->functions[i].npaths; p++)
+            counted += twpp_path_blocks(&fm->functions[i], p) * fm->functions[i].paths[p].calls;
+    }
+    assert_int_equal(counted, nexecuted);
     nexpanded = 0;
     assert_int_equal(twpp_expand(f, collect, (void *)twpp_file_model(f), err, sizeof err), 0);
     assert_int_equal(nexpanded, nexecuted);

@@ -60,22 +60,27 @@ static int read_points(twpp_file *f, const uint8_t *p, uint64_t n)
 }
 
 /* The load index: every point with loads, in increasing order, with its
- * grammars' length, edges and dropped edges; the lengths tile the
- * grammars section. */
+ * chunk (the offset in the grammars section from the previous point's
+ * chunk: 0, the same chunk, its grammars right after the previous
+ * point's; else at the chunk's start), its grammars' length, its edges and
+ * dropped edges. A chunk's length is where the next chunk starts (the
+ * section's end for the last). */
 static int read_index(twpp_file *f, const uint8_t *p, uint64_t n)
 {
     twpp_cur c = { p, p + n, 0 };
-    uint64_t off = 0;
     int64_t last = -1;
-    if (f->nloads > n / 4 + 1 || !(f->loads = calloc((size_t)f->nloads + 1, sizeof *f->loads)) ||
+    if (f->nloads > n / 5 + 1 || !(f->loads = calloc((size_t)f->nloads + 1, sizeof *f->loads)) ||
         !(f->load_of = malloc(((size_t)f->npoints + 1) * sizeof *f->load_of)))
         return -1;
     memset(f->load_of, 0xff, ((size_t)f->npoints + 1) * sizeof *f->load_of);
     for (uint32_t i = 0; i < f->nloads && !c.bad; i++) {
         uint64_t gap = cur_uv(&c, f->npoints);
         uint64_t g = (last < 0 ? 0 : (uint64_t)last) + gap;
-        uint64_t len = cur_uv(&c, f->grammars_len - off);
-        if (c.bad || g >= f->npoints || (last >= 0 && gap == 0))
+        uint64_t prev = i ? f->loads[i - 1].off - f->grammars_off : 0;
+        uint64_t step = cur_uv(&c, f->grammars_len - prev), chunk = prev + step;
+        uint64_t at = i && !step ? f->loads[i - 1].at + f->loads[i - 1].n : 0;
+        uint64_t len = cur_uv(&c, UINT64_MAX);
+        if (c.bad || g >= f->npoints || (last >= 0 && gap == 0) || at + len < at)
             return -1;
         twpp_point *pt = &f->points[g];
         pt->edges = cur_uv(&c, pt->loads);
@@ -83,15 +88,23 @@ static int read_index(twpp_file *f, const uint8_t *p, uint64_t n)
         if (!pt->loads || (len == 0) != (pt->edges == 0))
             return -1;
         pt->grammar_bytes = len;
-        f->loads[i] = (twpp_load_entry){ (uint32_t)g, f->grammars_off + off, len };
+        f->loads[i] = (twpp_load_entry){ (uint32_t)g, f->grammars_off + chunk, 0, at, len };
         f->load_of[g] = i;
-        off += len;
         last = (int64_t)g;
+    }
+    for (uint32_t i = 0; i < f->nloads && !c.bad; i++) {   /* each chunk ends where the next begins */
+        uint64_t end = f->grammars_off + f->grammars_len;
+        for (uint32_t k = i + 1; k < f->nloads; k++)
+            if (f->loads[k].off != f->loads[i].off) {
+                end = f->loads[k].off;
+                break;
+            }
+        f->loads[i].len = end - f->loads[i].off;
     }
     for (uint32_t g = 0; g < f->npoints; g++)   /* every point with loads is indexed */
         if (f->points[g].loads && f->load_of[g] == UINT32_MAX)
             return -1;
-    return c.bad || c.p != c.end || off != f->grammars_len ? -1 : 0;
+    return c.bad || c.p != c.end ? -1 : 0;
 }
 
 /* A packed section read and parsed by fn; 0 or -1. */
@@ -157,6 +170,7 @@ struct twpp_edge_iter {
     uint64_t items;
     sq_grammar *g[TWPP_COLUMNS];
     sq_iter *it[TWPP_COLUMNS];
+    twpp_rep rep[TWPP_COLUMNS];     /* repeat decoding per column */
     twpp_edge_state st;
 };
 
@@ -171,7 +185,8 @@ void twpp_edges_close(twpp_edge_iter *it)
     free(it);
 }
 
-/* The six grammars of a block: each expands to exactly edges terminals. */
+/* The six grammars of a block (each must give exactly edges values:
+ * checked as they are read). */
 static int read_grammars(twpp_edge_iter *it, const uint8_t *p, uint64_t n, uint64_t edges)
 {
     twpp_cur c = { p, p + n, 0 };
@@ -179,7 +194,7 @@ static int read_grammars(twpp_edge_iter *it, const uint8_t *p, uint64_t n, uint6
     for (int k = 0; k < TWPP_COLUMNS && edges; k++) {
         uint64_t len = cur_uv(&c, (uint64_t)(c.end - c.p));
         if (c.bad || !(it->g[k] = sq_deserialize(c.p, len, why, sizeof why)) ||
-            sq_expanded_length(it->g[k], 0) != edges || !(it->it[k] = sq_iter_new(it->g[k], 0)))
+            sq_expanded_length(it->g[k], 0) > edges || !(it->it[k] = sq_iter_new(it->g[k], 0)))
             return -1;
         it->items += sq_symbol_count(it->g[k]);
         c.p += len;
@@ -197,22 +212,46 @@ twpp_edge_iter *twpp_edges_open(twpp_file *f, uint32_t g, char *err, size_t errl
     }
     const twpp_load_entry *le = &f->loads[f->load_of[g]];
     twpp_edge_iter *it = calloc(1, sizeof *it);
-    uint8_t *p = it ? twpp_read_at(f, le->off, le->len) : NULL;
-    if (!it || (!p && le->len)) {
-        fail(err, errlen, it ? "cannot read the grammars of A%u" : "out of memory", g + 1);
-        free(it);
+    uint8_t *p = NULL, *raw = NULL;
+    uint64_t rawn = 0;
+    if (!it) {
+        fail(err, errlen, "out of memory");
         return NULL;
     }
     it->point = g;
     it->npoints = f->npoints;
     it->left = f->points[g].edges;
-    if (read_grammars(it, p, le->len, it->left) < 0) {
+    int ok = !it->left ||       /* no edges: no grammars */
+             ((p = twpp_read_at(f, le->off, le->len)) && twpp_unpack(p, le->len, &raw, &rawn) == 0 &&
+              le->at <= rawn && le->n <= rawn - le->at && read_grammars(it, raw + le->at, le->n, it->left) == 0);
+    if (!ok) {
         fail(err, errlen, "corrupt dependence grammars of A%u", g + 1);
         twpp_edges_close(it);
         it = NULL;
     }
     free(p);
+    free(raw);
     return it;
+}
+
+/* twpp_rep_get's source: column k's grammar. */
+typedef struct column {
+    sq_iter *it;
+} column;
+
+static int next_terminal(void *ctx, uint64_t *t)
+{
+    return sq_iter_next(((column *)ctx)->it, t) == 1;
+}
+
+/* After the last edge every column must be spent. */
+static int all_spent(twpp_edge_iter *it)
+{
+    uint64_t t;
+    for (int k = 0; k < TWPP_COLUMNS; k++)
+        if (it->rep[k].m || sq_iter_next(it->it[k], &t) == 1)
+            return 0;
+    return 1;
 }
 
 int twpp_edges_next(twpp_edge_iter *it, twpp_edge *e)
@@ -220,10 +259,13 @@ int twpp_edges_next(twpp_edge_iter *it, twpp_edge *e)
     uint64_t col[TWPP_COLUMNS];
     if (!it->left)
         return 0;
-    for (int k = 0; k < TWPP_COLUMNS; k++)
-        if (sq_iter_next(it->it[k], &col[k]) != 1)
+    for (int k = 0; k < TWPP_COLUMNS; k++) {
+        column src = { it->it[k] };
+        if (twpp_rep_get(&it->rep[k], next_terminal, &src, &col[k]) < 0)
             return -1;
-    it->left--;
+    }
+    if (--it->left == 0 && !all_spent(it))
+        return -1;
     return twpp_edge_decode(&it->st, it->point, col, e) < 0 || e->store.point >= it->npoints ? -1 : 1;
 }
 

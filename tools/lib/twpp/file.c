@@ -10,7 +10,9 @@
 
 #include "base/array.h"
 #include "twpp/bytes.h"
+#include "twpp/file_internal.h"
 #include "twpp/lzw.h"
+#include "twpp/symtab.h"
 #include "twpp/timestamps.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -35,6 +37,23 @@ static int by_calls(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A dictionary [chains, (len, symbols)...]: the counts as they are, each
+ * symbol as the zigzag delta from the symbol before it (chains run
+ * through symbols first executed together: small deltas). */
+static void write_dict(twpp_buf *b, const twpp_seq *d)
+{
+    const uint32_t *p = d->v + 1, *end = d->v + d->n;
+    int64_t prev = 0;
+    buf_uv(b, d->v[0]);
+    for (; p < end; p += 1 + p[0]) {
+        buf_uv(b, p[0]);
+        for (uint32_t k = 1; k <= p[0]; k++) {
+            buf_sv(b, (int64_t)p[k] - prev);
+            prev = p[k];
+        }
+    }
+}
+
 /* Function f's block; adds its parts to sz. */
 static void write_function(twpp_buf *b, const twpp_function *f, uint32_t nsymbols, twpp_sizes *sz)
 {
@@ -56,9 +75,8 @@ static void write_function(twpp_buf *b, const twpp_function *f, uint32_t nsymbol
             b->err = 1;
     sz->traces += b->n - at;
     at = b->n;
-    for (uint32_t d = 0; d < f->ndicts; d++)   /* [chains, (len, symbols)...] as it is */
-        for (uint32_t k = 0; k < f->dicts[d].n; k++)
-            buf_uv(b, f->dicts[d].v[k]);
+    for (uint32_t d = 0; d < f->ndicts; d++)
+        write_dict(b, &f->dicts[d]);
     sz->dicts += b->n - at;
 }
 
@@ -96,9 +114,10 @@ static int compress_dcg(const twpp_buf *raw, twpp_buf *out, twpp_sizes *sz)
 }
 
 /* A section as stored: a codec byte (TWPP_PACK_RAW or TWPP_PACK_ZSTD),
- * the raw length, then the bytes, zstd'd when that is smaller. Each
- * function's block is packed on its own, so it is still read alone. */
-static void pack(twpp_buf *out, const twpp_buf *raw)
+ * the raw length, then the bytes, zstd'd when that is smaller. Chunks of
+ * function blocks and of dependence grammars are packed on their own, so
+ * that each is still read alone. */
+void twpp_pack(twpp_buf *out, const twpp_buf *raw)
 {
     size_t cap = ZSTD_compressBound(raw->n);
     uint8_t *z = raw->err ? NULL : malloc(cap + 1);
@@ -117,7 +136,8 @@ static void pack(twpp_buf *out, const twpp_buf *raw)
 typedef struct layout {
     twpp_buf names, symbols, dcg, blocks;   /* names: the packed function table */
     twpp_buf points, index, grammars;       /* TWPP+: dictionary and index packed */
-    uint64_t *fn_off, *fn_len;
+    uint64_t *fn_off, *fn_len;  /* function i's chunk (offset from the first, length) */
+    uint64_t *fn_at, *fn_raw;   /* and its block within the unpacked chunk */
 } layout;
 
 /* TWPP+'s sections into L. */
@@ -125,8 +145,8 @@ static int lay_out_plus(const twpp_plus *plus, const uint32_t *rank, layout *L, 
 {
     twpp_buf points = {0}, index = {0};
     int rc = plus ? twpp_plus_write(plus, rank, &points, &index, &L->grammars, &sz->plus) : 0;
-    pack(&L->points, &points);
-    pack(&L->index, &index);
+    twpp_pack(&L->points, &points);
+    twpp_pack(&L->index, &index);
     sz->plus.points = L->points.n;
     sz->plus.index = L->index.n;
     free(points.p);
@@ -138,26 +158,35 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
                    layout *L, twpp_sizes *sz)
 {
     twpp_buf raw = {0}, part = {0};
-    for (uint32_t s = 0; s < m->nsymbols; s++) {
-        const twpp_symbol *y = &m->symbols[s];
-        size_t wl = y->where ? strlen(y->where) : 0;
-        buf_uv(&part, y->addr);
-        buf_uv(&part, y->block);
-        buf_uv(&part, y->exit);
-        buf_uv(&part, y->ninstrs);
-        buf_uv(&part, y->jump);
-        buf_uv(&part, wl);
-        buf_bytes(&part, y->where, wl);
+    twpp_symtab_write(&part, m->symbols, m->nsymbols);
+    twpp_pack(&L->symbols, &part);
+    part.n = 0;
+    twpp_buf one = {0};
+    uint32_t first = 0;         /* the first function of the chunk being filled */
+    for (uint32_t i = 0; i <= m->nfunctions; i++) {
+        one.n = 0;
+        if (i < m->nfunctions)
+            write_function(&one, &m->functions[order[i]], m->nsymbols, sz);
+        /* small blocks share a chunk (zstd needs context), but a block
+         * that would take the chunk past TWPP_CHUNK starts a new one, so
+         * that reading a small function never unpacks a big one */
+        if (part.n && (i == m->nfunctions || part.n + one.n > TWPP_CHUNK)) {
+            uint64_t at = L->blocks.n;
+            twpp_pack(&L->blocks, &part);
+            for (; first < i; first++) {
+                L->fn_off[first] = at;
+                L->fn_len[first] = L->blocks.n - at;
+            }
+            part.n = 0;
+        }
+        if (i < m->nfunctions) {
+            L->fn_at[i] = part.n;
+            L->fn_raw[i] = one.n;
+            buf_bytes(&part, one.p, one.n);
+            part.err |= one.err;
+        }
     }
-    pack(&L->symbols, &part);
-    for (uint32_t i = 0; i < m->nfunctions; i++) {
-        const twpp_function *f = &m->functions[order[i]];
-        L->fn_off[i] = L->blocks.n;
-        part.n = 0;
-        write_function(&part, f, m->nsymbols, sz);
-        pack(&L->blocks, &part);
-        L->fn_len[i] = L->blocks.n - L->fn_off[i];
-    }
+    free(one.p);
     sz->blocks = L->blocks.n;
     free(part.p);
     write_dcg(&raw, m, rank);
@@ -167,9 +196,10 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
     return rc || L->names.err || L->symbols.err || L->blocks.err ? -1 : 0;
 }
 
-/* The function table, packed: per function in file order, varints block
- * offset (from the first block), block length, calls, entry address, name
- * length, then the name's bytes. */
+/* The function table, packed: per function in file order, varints its
+ * chunk's offset (from the first chunk) and length, its block's offset and
+ * length within the unpacked chunk, calls, entry address, name length,
+ * then the name's bytes. */
 static void pack_functions(layout *L, const twpp_model *m, const uint32_t *order)
 {
     twpp_buf raw = {0};
@@ -178,12 +208,14 @@ static void pack_functions(layout *L, const twpp_model *m, const uint32_t *order
         size_t nl = strlen(f->name);
         buf_uv(&raw, L->fn_off[i]);
         buf_uv(&raw, L->fn_len[i]);
+        buf_uv(&raw, L->fn_at[i]);
+        buf_uv(&raw, L->fn_raw[i]);
         buf_uv(&raw, f->calls);
         buf_uv(&raw, f->entry);
         buf_uv(&raw, nl);
         buf_bytes(&raw, f->name, nl);
     }
-    pack(&L->names, &raw);
+    twpp_pack(&L->names, &raw);
     free(raw.p);
 }
 
@@ -243,9 +275,11 @@ int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twp
     uint32_t *rank = malloc(((size_t)m->nfunctions + 1) * sizeof *rank);
     L.fn_off = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_off);
     L.fn_len = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_len);
+    L.fn_at = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_at);
+    L.fn_raw = malloc(((size_t)m->nfunctions + 1) * sizeof *L.fn_raw);
     int rc = -1;
     memset(sz, 0, sizeof *sz);
-    if (!order || !rank || !L.fn_off || !L.fn_len) {
+    if (!order || !rank || !L.fn_off || !L.fn_len || !L.fn_at || !L.fn_raw) {
         fail(err, errlen, "out of memory");
         goto done;
     }
@@ -266,7 +300,7 @@ int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twp
     sz->dcg = L.dcg.n;
     sz->total = sz->header + sz->symbols + sz->dcg + L.blocks.n + L.points.n + L.index.n + L.grammars.n;
     for (uint32_t i = 0; fn_bytes && i < m->nfunctions; i++)
-        fn_bytes[order[i]] = L.fn_len[i];
+        fn_bytes[order[i]] = L.fn_raw[i];
     twpp_buf parts[] = { head, L.names, L.symbols, L.dcg, L.blocks, L.points, L.index, L.grammars };
     rc = head.err || L.names.err ? fail(err, errlen, "out of memory") : write_all(path, parts, 8, err, errlen);
 done:
@@ -280,6 +314,8 @@ done:
     free(L.grammars.p);
     free(L.fn_off);
     free(L.fn_len);
+    free(L.fn_at);
+    free(L.fn_raw);
     free(order);
     free(rank);
     return rc;

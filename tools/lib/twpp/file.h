@@ -23,6 +23,8 @@
 #define TWPP_PACK_RAW 0         /* a section's bytes as they are */
 #define TWPP_PACK_ZSTD 1        /* a section's bytes as one zstd frame */
 #define TWPP_ZSTD_LEVEL 9
+#define TWPP_CHUNK 4096         /* function blocks are packed in chunks of about this many bytes */
+#define TWPP_GRAMMAR_CHUNK 16384    /* and dependence grammars in chunks of about this many */
 
 /* Bytes of each part as written (Tables 3.2, 3.3, 3.5). */
 typedef struct twpp_sizes {
@@ -33,15 +35,16 @@ typedef struct twpp_sizes {
     uint64_t paths;             /* per function: (trace, dict, calls), */
     uint64_t traces;            /* compacted traces in TWPP form, */
     uint64_t dicts;             /* dictionaries: bytes before packing */
-    uint64_t blocks;            /* the function blocks as stored (packed) */
+    uint64_t blocks;            /* the function blocks as stored (packed in chunks) */
     uint64_t total;
     twpp_plus_sizes plus;       /* TWPP+'s sections (0 without them) */
 } twpp_sizes;
 
 /* Writes m to path (functions reordered most-called first; m is not
  * changed), with TWPP+'s sections from plus (finished; NULL: none). 0,
- * or -1 with a message in err. Per-function block sizes go to
- * fn_bytes[i] for m's function i when fn_bytes is not NULL. */
+ * or -1 with a message in err. Per-function block sizes (before packing;
+ * consecutive small blocks share a zstd chunk) go to fn_bytes[i] for m's
+ * function i when fn_bytes is not NULL. */
 int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twpp_sizes *sz,
                uint64_t *fn_bytes, char *err, size_t errlen);
 
@@ -66,6 +69,18 @@ int twpp_load_symbols(twpp_file *f, char *err, size_t errlen);
 
 /* Reads function i's block (once). 0, or -1 with a message in err. */
 int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen);
+
+/* Function i's block as extracting its traces needs it (Table 3.4):
+ * paths and dictionaries read, each trace left in TWPP form (its length
+ * in traces[t].n, v NULL; counts[t] per DBB its timestamps, twpp_ts_skim)
+ * rather than expanded. A later twpp_load_function reads it whole. 0, or
+ * -1 with a message in err. */
+int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen);
+
+/* Blocks of path p of a function read lazily: the sum over its trace's
+ * DBBs of their timestamps times the length of their chain in the path's
+ * dictionary. */
+uint64_t twpp_path_blocks(const twpp_function *fn, uint32_t p);
 
 /* Reads the DCG. 0, or -1 with a message in err. */
 int twpp_load_dcg(twpp_file *f, char *err, size_t errlen);

@@ -4,22 +4,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "algo/sequitur.h"
 #include "base/array.h"
 #include "base/u64map.h"
 #include "stream/access.h"
 #include "twpp/deps.h"
 #include "twpp/edgecode.h"
+#include "twpp/file_internal.h"
+
+#define EDGE_CHUNK 16384         /* a point's buffered groups are zstd'd in chunks of this */
 
 /* A point while building: the public entry, its machine instruction,
- * its buffered edges (edgecode varints) and, after finish, its block of
- * six serialized grammars. */
+ * its buffered edges and, after finish, its block of six serialized
+ * grammars. The buffer holds groups: an edge's six column values
+ * (edgecode.h) as varints and how many more edges repeat them (a loop's
+ * edges mostly do: same deltas, same store point); the group being
+ * counted is in last and repeats until flushed. */
 typedef struct point {
     twpp_point pub;
     uint32_t insn;
     uint64_t unwritten;         /* loads that read memory no store wrote */
     twpp_edge_state st;
-    twpp_buf edges;
+    uint64_t last[TWPP_COLUMNS];
+    uint64_t repeats;           /* edges equal to last not yet in the buffer */
+    int grouped;                /* last holds a group */
+    twpp_buf edges;             /* groups not yet packed */
+    twpp_buf packed;            /* chunks: varint packed length, raw length, zstd frame */
     twpp_buf block;
 } point;
 
@@ -50,6 +62,8 @@ struct twpp_plus {
     size_t scratch_cap;
     twpp_plus_counts counts;
     uint64_t grammar_symbols;
+    ZSTD_CCtx *cctx;            /* for the edge chunks */
+    ZSTD_DCtx *dctx;
 };
 
 twpp_plus *twpp_plus_new(void)
@@ -71,6 +85,7 @@ void twpp_plus_free(twpp_plus *p)
     u64map_free(&p->point_of);
     for (uint32_t i = 0; i < p->npoints; i++) {
         free(p->points[i].edges.p);
+        free(p->points[i].packed.p);
         free(p->points[i].block.p);
     }
     free(p->points);
@@ -78,6 +93,8 @@ void twpp_plus_free(twpp_plus *p)
         free(p->cache[i].g);
     free(p->cache);
     free(p->scratch);
+    ZSTD_freeCCtx(p->cctx);
+    ZSTD_freeDCtx(p->dctx);
     free(p);
 }
 
@@ -154,6 +171,48 @@ static const uint32_t *points_of(twpp_plus *p, const twpp_where *w, const access
     return g;
 }
 
+/* Writes the group in last, if any, to the buffer. */
+static void flush_group(twpp_plus *p, point *pt)
+{
+    if (!pt->grouped)
+        return;
+    /* room for a whole group at once, then the varints written in place:
+     * this runs once per group, most of a build's buffering */
+    if (ARRAY_FIT(pt->edges.p, pt->edges.cap, pt->edges.n + (TWPP_COLUMNS + 1) * 10) < 0) {
+        pt->edges.err = 1;
+        return;
+    }
+    uint8_t *q = pt->edges.p + pt->edges.n;
+    for (int k = 0; k <= TWPP_COLUMNS; k++) {
+        uint64_t v = k < TWPP_COLUMNS ? pt->last[k] : pt->repeats;
+        for (; v >= 0x80; v >>= 7)
+            *q++ = (uint8_t)(v | 0x80);
+        *q++ = (uint8_t)v;
+    }
+    pt->edges.n = (size_t)(q - pt->edges.p);
+    pt->repeats = 0;
+    pt->grouped = 0;
+    if (pt->edges.n < EDGE_CHUNK || pt->edges.err)
+        return;
+    /* a full chunk zstd'd: a loop's edges repeat with short periods (two
+     * stores taking turns) that the groups miss and zstd does not */
+    size_t cap = ZSTD_compressBound(pt->edges.n);
+    uint8_t *z = malloc(cap);
+    if (!p->cctx)
+        p->cctx = ZSTD_createCCtx();    /* one context for all: making one per chunk cost a fifth */
+    size_t zn = z && p->cctx ? ZSTD_compressCCtx(p->cctx, z, cap, pt->edges.p, pt->edges.n, 1) : 0;
+    if (!z || !p->cctx || ZSTD_isError(zn))
+        pt->edges.err = 1;
+    else {
+        buf_uv(&pt->packed, zn);
+        buf_uv(&pt->packed, pt->edges.n);
+        buf_bytes(&pt->packed, z, zn);
+        pt->edges.err |= pt->packed.err;
+        pt->edges.n = 0;
+    }
+    free(z);
+}
+
 /* A load by point g: its edge buffered, or counted as unwritten. */
 static int load(twpp_plus *p, point *pt, const twpp_instance *in, const mr_access *a)
 {
@@ -168,9 +227,14 @@ static int load(twpp_plus *p, point *pt, const twpp_instance *in, const mr_acces
     }
     uint64_t col[TWPP_COLUMNS];
     twpp_edge_encode(&pt->st, &e, col);
-    for (int k = 0; k < TWPP_COLUMNS; k++)
-        buf_uv(&pt->edges, col[k]);
     pt->pub.edges++;
+    if (pt->grouped && !memcmp(col, pt->last, sizeof col)) {
+        pt->repeats++;
+        return 0;
+    }
+    flush_group(p, pt);
+    memcpy(pt->last, col, sizeof col);
+    pt->grouped = 1;
     return pt->edges.err ? -1 : 0;
 }
 
@@ -205,35 +269,106 @@ int twpp_plus_exec(twpp_plus *p, const twpp_where *w, const mr_event *ev)
     return 0;
 }
 
-/* Point pt's kept edges as six Sequitur grammars in pt->block: per
- * column a varint length and sq_serialize's blob. */
-static int make_grammars(twpp_plus *p, point *pt, int keep_all)
+/* twpp_rep's emit: one terminal into a Sequitur builder. */
+static int append(void *sq, uint64_t terminal)
 {
-    sequitur *sq[TWPP_COLUMNS] = { 0 };
-    twpp_cur c = { pt->edges.p, pt->edges.p + pt->edges.n, 0 };
-    twpp_edge_state in = { 0 }, out = { 0 };
+    return sq_append(sq, terminal);
+}
+
+/* Point pt's kept edges as six Sequitur grammars in pt->block: per
+ * column (repeats coded as copies, edgecode.h) a varint length and
+ * sq_serialize's blob. */
+/* Turning one point's buffered groups into its six columns. */
+typedef struct feeder {
+    twpp_plus *p;
+    point *pt;
+    int keep_all;
+    sequitur *sq[TWPP_COLUMNS];
+    twpp_rep rep[TWPP_COLUMNS];
+    twpp_edge_state in, out;
+    uint64_t kept, seen;
+} feeder;
+
+/* Feeds the groups in [q, q + n) (whole groups: a chunk never splits
+ * one); the edges kept go through the repeat coders into Sequitur. */
+static int feed_groups(feeder *fd, const uint8_t *q, size_t n)
+{
+    twpp_cur c = { q, q + n, 0 };
     int rc = 0;
-    for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-        rc = (sq[k] = sq_new()) ? 0 : -1;
-    uint64_t kept = 0;
-    for (uint64_t i = 0; i < pt->pub.edges && rc == 0; i++) {
-        uint64_t col[TWPP_COLUMNS];
-        twpp_edge e;
+    while (c.p < c.end && rc == 0) {
+        uint64_t col[TWPP_COLUMNS], repeats;
         for (int k = 0; k < TWPP_COLUMNS; k++)
             col[k] = cur_uv(&c, UINT64_MAX);
-        if (c.bad || twpp_edge_decode(&in, (uint32_t)(pt - p->points), col, &e) < 0) {
-            rc = -1;
-            break;
+        repeats = cur_uv(&c, UINT64_MAX);
+        if (c.bad)
+            return -1;
+        if (fd->keep_all || !fd->pt->pub.single) {
+            /* nothing of this point is dropped: the kept edges' columns
+             * are the buffered ones, no need to decode and encode again */
+            for (uint64_t r = 0; r <= repeats && rc == 0; r++) {
+                for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+                    rc = twpp_rep_put(&fd->rep[k], col[k], append, fd->sq[k]);
+            }
+            fd->seen += repeats + 1;
+            fd->kept += repeats + 1;
+            continue;
         }
-        if (!keep_all && pt->pub.single && p->points[e.store.point].pub.single)
-            continue;           /* both ends at one known address: control flow recovers it */
-        twpp_edge_encode(&out, &e, col);
-        for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
-            rc = sq_append(sq[k], col[k]);
-        kept++;
+        for (uint64_t r = 0; r <= repeats && rc == 0; r++, fd->seen++) {
+            twpp_edge e;
+            uint64_t out_col[TWPP_COLUMNS];
+            if (c.bad || twpp_edge_decode(&fd->in, (uint32_t)(fd->pt - fd->p->points), col, &e) < 0)
+                return -1;
+            if (!fd->keep_all && fd->pt->pub.single && fd->p->points[e.store.point].pub.single)
+                continue;       /* both ends at one known address: control flow recovers it */
+            twpp_edge_encode(&fd->out, &e, out_col);
+            for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+                rc = twpp_rep_put(&fd->rep[k], out_col[k], append, fd->sq[k]);
+            fd->kept++;
+        }
     }
-    for (int k = 0; k < TWPP_COLUMNS && rc == 0 && kept; k++) {
-        sq_grammar *gr = sq_finish(sq[k]);
+    return rc;
+}
+
+/* Feeds the point's packed chunks, then its last raw one. */
+static int feed_point(feeder *fd)
+{
+    point *pt = fd->pt;
+    twpp_cur c = { pt->packed.p, pt->packed.p + pt->packed.n, 0 };
+    uint8_t *raw = NULL;
+    int rc = 0;
+    while (c.p < c.end && rc == 0) {
+        uint64_t zn = cur_uv(&c, (uint64_t)(c.end - c.p)), rn = cur_uv(&c, EDGE_CHUNK * 2);
+        if (!fd->p->dctx)
+            fd->p->dctx = ZSTD_createDCtx();
+        if (c.bad || !fd->p->dctx || (!raw && !(raw = malloc(EDGE_CHUNK * 2))) ||
+            ZSTD_decompressDCtx(fd->p->dctx, raw, rn, c.p, zn) != rn)
+            rc = -1;
+        else
+            rc = feed_groups(fd, raw, rn);
+        c.p += zn;
+    }
+    free(raw);
+    return rc ? rc : feed_groups(fd, pt->edges.p, pt->edges.n);
+}
+
+/* Point pt's kept edges as six Sequitur grammars in pt->block: per
+ * column (repeats coded as copies, edgecode.h) a varint length and
+ * sq_serialize's blob. */
+static int make_grammars(twpp_plus *p, point *pt, int keep_all)
+{
+    feeder fd = { .p = p, .pt = pt, .keep_all = keep_all };
+    int rc = 0;
+    flush_group(p, pt);
+    for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+        rc = (fd.sq[k] = sq_new()) ? 0 : -1;
+    if (rc == 0)
+        rc = feed_point(&fd);
+    if (fd.seen != pt->pub.edges)
+        rc = -1;
+    for (int k = 0; k < TWPP_COLUMNS && rc == 0; k++)
+        rc = twpp_rep_flush(&fd.rep[k], append, fd.sq[k]);
+    for (int k = 0; k < TWPP_COLUMNS && rc == 0 && fd.kept; k++) {
+        sq_grammar *gr = sq_finish(fd.sq[k]);
         void *blob = NULL;
         size_t len = 0;
         rc = gr && sq_serialize(gr, &blob, &len) == 0 ? 0 : -1;
@@ -248,12 +383,13 @@ static int make_grammars(twpp_plus *p, point *pt, int keep_all)
         sq_grammar_free(gr);
     }
     for (int k = 0; k < TWPP_COLUMNS; k++)
-        sq_free(sq[k]);
-    pt->pub.dropped = pt->pub.edges - kept;
+        sq_free(fd.sq[k]);
+    pt->pub.dropped = pt->pub.edges - fd.kept;
     pt->pub.grammar_bytes = pt->block.n;
-    pt->pub.edges = kept;
+    pt->pub.edges = fd.kept;
     free(pt->edges.p);
-    pt->edges = (twpp_buf){ 0 };
+    free(pt->packed.p);
+    pt->edges = pt->packed = (twpp_buf){ 0 };
     return rc;
 }
 
@@ -272,6 +408,7 @@ int twpp_plus_finish(twpp_plus *p, const mr_reader *r, int keep_all)
         point *pt = &p->points[g];
         c->points++;
         c->load_points += pt->pub.loads > 0;
+        c->store_points += pt->pub.stores > 0;
         c->loads += pt->pub.loads;
         c->stores += pt->pub.stores;
         c->unwritten += pt->unwritten;
@@ -317,19 +454,31 @@ int twpp_plus_write(const twpp_plus *p, const uint32_t *rank, twpp_buf *points,
                     twpp_buf *index, twpp_buf *grammars, twpp_plus_sizes *sz)
 {
     uint32_t last = 0;
+    twpp_buf chunk = {0};       /* the grammars of consecutive load points */
+    uint64_t chunk_at = 0, prev_chunk = 0;
     for (uint32_t g = 0; g < p->npoints; g++) {
         const point *pt = &p->points[g];
         write_point(points, &pt->pub, rank);
         if (!pt->pub.loads)
             continue;
+        if (chunk.n && chunk.n + pt->block.n > TWPP_GRAMMAR_CHUNK) {
+            twpp_pack(grammars, &chunk);        /* small grammars packed together (their */
+            chunk_at = grammars->n;             /* headers repeat), a big one alone */
+            chunk.n = 0;
+        }
         buf_uv(index, g - last);    /* load points in increasing order, as gaps */
+        buf_uv(index, chunk_at - prev_chunk);   /* its chunk (0: the previous point's, */
+        prev_chunk = chunk_at;                  /* its grammars right after that point's) */
         buf_uv(index, pt->block.n);
         buf_uv(index, pt->pub.edges);
         buf_uv(index, pt->pub.dropped);
-        buf_bytes(grammars, pt->block.p, pt->block.n);
+        buf_bytes(&chunk, pt->block.p, pt->block.n);
         sz->edges_raw += pt->pub.edges * TWPP_COLUMNS * 4;
         last = g;
     }
+    if (chunk.n)
+        twpp_pack(grammars, &chunk);
+    free(chunk.p);
     sz->grammars = grammars->n;
     sz->grammar_symbols = p->grammar_symbols;
     return points->err || index->err || grammars->err ? -1 : 0;

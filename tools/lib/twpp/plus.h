@@ -56,7 +56,7 @@ typedef struct twpp_point {
 
 /* Counts of a run's TWPP+ (the summary and the database). */
 typedef struct twpp_plus_counts {
-    uint64_t points, load_points;
+    uint64_t points, load_points, store_points;
     uint64_t accesses, loads, stores;   /* dynamic; a modify counts once in each */
     uint64_t edges, dropped, unwritten;
     uint64_t single_loads, single_stores;   /* static load and store points with one address */

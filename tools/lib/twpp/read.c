@@ -19,6 +19,7 @@
 #include "twpp/bytes.h"
 #include "twpp/file_internal.h"
 #include "twpp/lzw.h"
+#include "twpp/symtab.h"
 #include "twpp/timestamps.h"
 
 uint64_t twpp_read_limit = UINT32_MAX - 1;
@@ -83,21 +84,7 @@ static int read_symbols(twpp_file *f, const uint8_t *p, uint64_t n)
     twpp_model *m = &f->m;
     if (m->symbols || m->nsymbols > n / 6 + 1 || !(m->symbols = calloc((size_t)m->nsymbols + 1, sizeof *m->symbols)))
         return -1;
-    for (uint32_t s = 0; s < m->nsymbols && !c.bad; s++) {
-        twpp_symbol *y = &m->symbols[s];
-        y->addr = cur_uv(&c, UINT64_MAX);
-        y->block = (uint32_t)cur_uv(&c, UINT32_MAX);
-        y->exit = (uint32_t)cur_uv(&c, UINT32_MAX);
-        y->ninstrs = (uint32_t)cur_uv(&c, UINT32_MAX);
-        y->jump = (uint32_t)cur_uv(&c, MR_JUMP_OTHER);
-        uint64_t wl = cur_uv(&c, (uint64_t)(c.end - c.p));
-        if (c.bad || !(y->where = malloc(wl + 1)))
-            return -1;
-        memcpy(y->where, c.p, wl);
-        y->where[wl] = 0;
-        c.p += wl;
-    }
-    return c.bad || c.p != c.end ? -1 : 0;
+    return twpp_symtab_read(&c, m->symbols, m->nsymbols) < 0 || c.p != c.end ? -1 : 0;
 }
 
 /* The function table (see pack_functions in file.c); blocks is where
@@ -111,6 +98,8 @@ static int read_functions(twpp_file *f, const uint8_t *p, uint64_t n, uint64_t b
         uint64_t off = cur_uv(&c, f->size);
         f->fn_off[i] = blocks + off;
         f->fn_len[i] = cur_uv(&c, f->size);
+        f->fn_at[i] = cur_uv(&c, UINT64_MAX);
+        f->fn_raw[i] = cur_uv(&c, UINT64_MAX);
         fn->calls = cur_uv(&c, UINT64_MAX);
         fn->entry = cur_uv(&c, UINT64_MAX);
         uint64_t nl = cur_uv(&c, (uint64_t)(c.end - c.p));
@@ -178,8 +167,11 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     uint64_t names_len = 0;
     header h;
     int rc = -1;
-    if (!p || memcmp(p, TWPP_MAGIC, 8)) {
-        rc = fail(err, errlen, p || f->size >= 8 ? "not a .twpp file" : "truncated: no header");
+    uint8_t *magic = p ? NULL : twpp_read_at(f, 0, 8);
+    if (!p || memcmp(p, TWPP_MAGIC, 8)) {   /* a file shorter than the header may still be one, cut */
+        int cut = !p && (!magic || !memcmp(magic, TWPP_MAGIC, 8));
+        rc = fail(err, errlen, cut ? "truncated: no header" : "not a .twpp file");
+        free(magic);
         goto done;
     }
     if (parse_header(f, p, &h, err, errlen) < 0)
@@ -206,8 +198,10 @@ static int open_parts(twpp_file *f, char *err, size_t errlen)
     f->m.functions = calloc(nf, sizeof *f->m.functions);
     f->fn_off = calloc(nf, sizeof *f->fn_off);
     f->fn_len = calloc(nf, sizeof *f->fn_len);
+    f->fn_at = calloc(nf, sizeof *f->fn_at);
+    f->fn_raw = calloc(nf, sizeof *f->fn_raw);
     f->loaded = calloc(nf, 1);
-    if (!table || !f->m.functions || !f->fn_off || !f->fn_len || !f->loaded)
+    if (!table || !f->m.functions || !f->fn_off || !f->fn_len || !f->fn_at || !f->fn_raw || !f->loaded)
         rc = fail(err, errlen, "corrupt header");
     else if (twpp_unpack(table, h.names_len, &names, &names_len) < 0 ||
              read_functions(f, names, names_len, h.dcg + h.dcg_len) < 0)
@@ -243,6 +237,23 @@ twpp_file *twpp_open(const char *path, char *err, size_t errlen)
     return f;
 }
 
+/* Frees what a function's block gave. */
+static void free_function_block(twpp_function *fn)
+{
+    for (uint32_t k = 0; fn->traces && k < fn->ntraces; k++)
+        free(fn->traces[k].v);
+    for (uint32_t k = 0; fn->dicts && k < fn->ndicts; k++)
+        free(fn->dicts[k].v);
+    for (uint32_t k = 0; fn->counts && k < fn->ntraces; k++)
+        free(fn->counts[k].v);
+    free(fn->paths);
+    free(fn->traces);
+    free(fn->dicts);
+    free(fn->counts);
+    fn->paths = NULL;
+    fn->traces = fn->dicts = fn->counts = NULL;
+}
+
 void twpp_close(twpp_file *f)
 {
     if (!f)
@@ -256,13 +267,7 @@ void twpp_close(twpp_file *f)
     for (uint32_t i = 0; m->functions && i < m->nfunctions; i++) {
         twpp_function *fn = &m->functions[i];
         free(fn->name);
-        free(fn->paths);
-        for (uint32_t k = 0; fn->traces && k < fn->ntraces; k++)
-            free(fn->traces[k].v);
-        for (uint32_t k = 0; fn->dicts && k < fn->ndicts; k++)
-            free(fn->dicts[k].v);
-        free(fn->traces);
-        free(fn->dicts);
+        free_function_block(fn);
     }
     free(m->functions);
     for (uint32_t i = 0; m->threads && i < m->nthreads; i++) {
@@ -272,6 +277,8 @@ void twpp_close(twpp_file *f)
     free(m->threads);
     free(f->fn_off);
     free(f->fn_len);
+    free(f->fn_at);
+    free(f->fn_raw);
     free(f->loaded);
     twpp_close_plus(f);
     free(f);
@@ -305,7 +312,7 @@ static int read_dict(twpp_cur *c, uint32_t nsymbols, twpp_seq *d)
 {
     uint64_t chains = cur_uv(c, (uint64_t)(c->end - c->p) / 3);
     size_t cap = 1;
-    int64_t last = -1;
+    int64_t last = -1, prev = 0;
     if (c->bad || !(d->v = malloc(sizeof *d->v)))
         return -1;
     d->v[0] = (uint32_t)chains;
@@ -315,8 +322,12 @@ static int read_dict(twpp_cur *c, uint32_t nsymbols, twpp_seq *d)
         if (len < 2 || (ARRAY_FIT(d->v, cap, d->n + len + 1) < 0))
             return c->bad = 1, -1;
         d->v[d->n++] = (uint32_t)len;
-        for (uint64_t i = 0; i < len; i++)
-            d->v[d->n++] = (uint32_t)cur_uv(c, nsymbols ? nsymbols - 1 : 0);
+        for (uint64_t i = 0; i < len; i++) {    /* deltas (write_dict in file.c) */
+            prev += cur_sv(c);
+            if (prev < 0 || prev >= (int64_t)nsymbols)
+                c->bad = 1;
+            d->v[d->n++] = (uint32_t)prev;
+        }
         if ((int64_t)d->v[d->n - len] <= last)
             c->bad = 1;
         last = d->v[d->n - len];
@@ -324,7 +335,7 @@ static int read_dict(twpp_cur *c, uint32_t nsymbols, twpp_seq *d)
     return c->bad ? -1 : 0;
 }
 
-static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols)
+static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols, int lazy)
 {
     uint64_t room = (uint64_t)(c->end - c->p);
     fn->npaths = (uint32_t)cur_uv(c, room / 3);
@@ -341,30 +352,64 @@ static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols)
         fn->paths[p].dict = (uint32_t)cur_uv(c, fn->ndicts ? fn->ndicts - 1 : 0);
         fn->paths[p].calls = cur_uv(c, fn->calls);
     }
+    if (lazy && !(fn->counts = calloc((size_t)fn->ntraces + 1, sizeof *fn->counts)))
+        return -1;
     for (uint32_t t = 0; t < fn->ntraces && !c->bad; t++)
-        if (twpp_ts_read(c, nsymbols, &fn->traces[t]) < 0)
+        if (lazy ? twpp_ts_skim(c, nsymbols, &fn->counts[t]) < 0
+                 : twpp_ts_read(c, nsymbols, &fn->traces[t]) < 0)
             c->bad = 1;
+        else if (lazy)
+            fn->traces[t].n = fn->counts[t].v[0];
     for (uint32_t d = 0; d < fn->ndicts && !c->bad; d++)
         read_dict(c, nsymbols, &fn->dicts[d]);
     return c->bad || c->p != c->end ? -1 : 0;
 }
 
-int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
+/* Reads function i's block, whole or lazily (loaded[i]: 1 whole, 3 lazy,
+ * 2 corrupt). */
+static int load_function(twpp_file *f, uint32_t i, int lazy, char *err, size_t errlen)
 {
-    if (f->loaded[i])
-        return f->loaded[i] == 1 ? 0
-             : fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
+    if (f->loaded[i] == 1 || (lazy && f->loaded[i] == 3))
+        return 0;
+    if (f->loaded[i] == 2)
+        return fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
+    free_function_block(&f->m.functions[i]);    /* a lazy read before a whole one */
     uint8_t *p = twpp_read_at(f, f->fn_off[i], f->fn_len[i]), *raw = NULL;
     uint64_t rawn = 0;
     int rc = -1;
-    if (p && twpp_unpack(p, f->fn_len[i], &raw, &rawn) == 0) {
-        twpp_cur c = { raw, raw + rawn, 0 };
-        rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols);
+    if (p && twpp_unpack(p, f->fn_len[i], &raw, &rawn) == 0 &&
+        f->fn_at[i] <= rawn && f->fn_raw[i] <= rawn - f->fn_at[i]) {
+        twpp_cur c = { raw + f->fn_at[i], raw + f->fn_at[i] + f->fn_raw[i], 0 };
+        rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols, lazy);
     }
     free(p);
     free(raw);
-    f->loaded[i] = rc < 0 ? 2 : 1;  /* what a corrupt block left is freed at close */
+    f->loaded[i] = rc < 0 ? 2 : lazy ? 3 : 1;  /* what a corrupt block left is freed at close */
     return rc < 0 ? fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name) : 0;
+}
+
+int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
+{
+    return load_function(f, i, 0, err, errlen);
+}
+
+int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen)
+{
+    return load_function(f, i, 1, err, errlen);
+}
+
+uint64_t twpp_path_blocks(const twpp_function *fn, uint32_t p)
+{
+    const twpp_seq *c = &fn->counts[fn->paths[p].trace], *d = &fn->dicts[fn->paths[p].dict];
+    const uint32_t *chain = d->v + 1, *end = d->v + d->n;
+    uint64_t blocks = 0;
+    for (uint32_t k = 1; k + 1 < c->n; k += 2) {    /* DBBs and chains both by increasing head */
+        while (chain < end && chain[1] < c->v[k])
+            chain += 1 + chain[0];
+        uint64_t len = chain < end && chain[1] == c->v[k] ? chain[0] : 1;
+        blocks += len * c->v[k + 1];
+    }
+    return blocks;
 }
 
 /* The DCG's bytes expanded, or NULL. */

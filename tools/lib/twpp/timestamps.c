@@ -2,6 +2,7 @@
 #include "twpp/timestamps.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Timestamps in one entry, with a run's bound. */
 uint32_t twpp_ts_encode(const uint32_t *ts, uint32_t n, int64_t *out)
@@ -99,20 +100,39 @@ done:
     return rc;
 }
 
+/* twpp_ts_write's two parts: the DBBs with their timestamp counts, and
+ * their entries. */
+typedef struct ts_parts {
+    twpp_buf head, entries;
+} ts_parts;
+
 /* twpp_ts_form's callback for twpp_ts_write: one DBB as stored. */
 static int write_dbb(void *ctx, uint32_t dbb, const int64_t *ints, uint32_t k)
 {
-    twpp_buf *b = ctx;
-    buf_uv(b, dbb);
-    buf_uv(b, count_entries(ints, k));
-    write_relative(b, ints, k);
-    return b->err ? -1 : 0;
+    ts_parts *t = ctx;
+    uint64_t times = 0;
+    for (uint32_t i = 0; i < k;) {      /* the timestamps its entries stand for */
+        uint32_t m = 1;
+        while (ints[i + m - 1] >= 0)
+            m++;
+        int64_t l = m == 1 ? -ints[i] : ints[i];
+        int64_t h = m == 1 ? l : m == 2 ? -ints[i + 1] : ints[i + 1];
+        int64_t step = m == 3 ? -ints[i + 2] : 1;
+        times += (uint64_t)((h - l) / step + 1);
+        i += m;
+    }
+    buf_uv(&t->head, dbb);
+    buf_uv(&t->head, times);
+    buf_uv(&t->entries, count_entries(ints, k));
+    write_relative(&t->entries, ints, k);
+    return t->head.err || t->entries.err ? -1 : 0;
 }
 
 int twpp_ts_write(twpp_buf *b, const twpp_seq *t, uint32_t nsymbols)
 {
     uint8_t *seen = calloc((size_t)nsymbols + 1, 1);
     uint32_t ndbb = 0;
+    ts_parts parts = { { 0 }, { 0 } };
     if (!seen)
         return -1;
     for (uint32_t i = 0; i < t->n; i++)
@@ -121,9 +141,15 @@ int twpp_ts_write(twpp_buf *b, const twpp_seq *t, uint32_t nsymbols)
             ndbb++;
         }
     free(seen);
+    int rc = twpp_ts_form(t, nsymbols, write_dbb, &parts);
     buf_uv(b, t->n);
     buf_uv(b, ndbb);
-    return twpp_ts_form(t, nsymbols, write_dbb, b) || b->err ? -1 : 0;
+    buf_bytes(b, parts.head.p, parts.head.n);
+    buf_uv(b, parts.entries.n);
+    buf_bytes(b, parts.entries.p, parts.entries.n);
+    free(parts.head.p);
+    free(parts.entries.p);
+    return rc || b->err ? -1 : 0;
 }
 
 /* Reads one stored entry after the timestamp prev (see write_relative):
@@ -150,22 +176,58 @@ static int read_entry(twpp_cur *c, int64_t prev, int64_t *l, int64_t *h, int64_t
     return 0;
 }
 
+/* The head of a stored trace: length, DBBs with their timestamp counts
+ * (ids increasing, below nsymbols; the counts sum to the length), and
+ * the byte length of the entries after it; *pairs malloc'd [id, count]
+ * per DBB. 0, or -1 with c->bad set. */
+static int read_head(twpp_cur *c, uint32_t nsymbols, uint64_t *n, uint64_t *ndbb,
+                     uint32_t **pairs, uint64_t *bytes)
+{
+    *n = cur_uv(c, twpp_read_limit);
+    *ndbb = cur_uv(c, *n);
+    *pairs = NULL;
+    if (c->bad || !(*pairs = malloc((2 * *ndbb + 1) * sizeof **pairs)))
+        return c->bad = 1, -1;
+    uint64_t taken = 0;
+    int64_t last = -1;
+    for (uint64_t d = 0; d < *ndbb && !c->bad; d++) {
+        uint64_t id = cur_uv(c, nsymbols ? nsymbols - 1 : 0), times = cur_uv(c, *n - taken);
+        if ((int64_t)id <= last || times == 0)
+            c->bad = 1;
+        last = (int64_t)id;
+        taken += times;
+        (*pairs)[2 * d] = (uint32_t)id;
+        (*pairs)[2 * d + 1] = (uint32_t)times;
+    }
+    *bytes = cur_uv(c, (uint64_t)(c->end - c->p));
+    if (!c->bad && taken != *n)
+        c->bad = 1;
+    if (c->bad) {
+        free(*pairs);
+        *pairs = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int twpp_ts_read(twpp_cur *c, uint32_t nsymbols, twpp_seq *t)
 {
-    uint64_t n = cur_uv(c, twpp_read_limit);
-    uint64_t ndbb = cur_uv(c, n);
+    uint64_t n, ndbb, bytes;
+    uint32_t *pairs;
     t->v = NULL;
     t->n = 0;
-    if (c->bad)
-        return c->bad = 1, -1;
-    if (!(t->v = malloc((n + 1) * sizeof *t->v)))
+    if (read_head(c, nsymbols, &n, &ndbb, &pairs, &bytes) < 0)
         return -1;
+    const uint8_t *end = c->p + bytes;
+    if (!(t->v = malloc((n + 1) * sizeof *t->v))) {
+        free(pairs);
+        return -1;
+    }
     t->n = (uint32_t)n;
     for (uint64_t i = 0; i < n; i++)
         t->v[i] = UINT32_MAX;    /* not taken */
-    uint64_t taken = 0;
     for (uint64_t d = 0; d < ndbb && !c->bad; d++) {
-        uint64_t id = cur_uv(c, nsymbols ? nsymbols - 1 : 0);
+        uint64_t id = pairs[2 * d], want = pairs[2 * d + 1], times = 0;
         uint64_t entries = cur_uv(c, n);
         int64_t prev = 0;
         for (uint64_t e = 0; e < entries && !c->bad; e++) {
@@ -180,17 +242,40 @@ int twpp_ts_read(twpp_cur *c, uint32_t nsymbols, twpp_seq *t)
                     break;
                 }
                 t->v[x - 1] = (uint32_t)id;
-                taken++;
+                times++;
             }
             prev = h;
         }
+        if (times != want)          /* the head's count, checked */
+            c->bad = 1;
     }
-    if (!c->bad && taken != n)
+    free(pairs);
+    if (!c->bad && c->p != end)     /* the entries' byte length, checked */
         c->bad = 1;
     if (c->bad) {
         free(t->v);
         t->v = NULL;
         return -1;
     }
+    return 0;
+}
+
+int twpp_ts_skim(twpp_cur *c, uint32_t nsymbols, twpp_seq *counts)
+{
+    uint64_t n, ndbb, bytes;
+    uint32_t *pairs;
+    counts->v = NULL;
+    counts->n = 0;
+    if (read_head(c, nsymbols, &n, &ndbb, &pairs, &bytes) < 0)
+        return -1;
+    if (!(counts->v = malloc((2 * ndbb + 1) * sizeof *counts->v))) {
+        free(pairs);
+        return c->bad = 1, -1;
+    }
+    counts->v[0] = (uint32_t)n;
+    memcpy(counts->v + 1, pairs, 2 * ndbb * sizeof *pairs);
+    counts->n = (uint32_t)(2 * ndbb + 1);
+    free(pairs);
+    c->p += bytes;              /* the entries, not read: read_head bounded bytes */
     return 0;
 }

@@ -23,11 +23,12 @@ extern uint64_t twpp_read_limit;
  * returns the integers written. */
 uint32_t twpp_ts_encode(const uint32_t *ts, uint32_t n, int64_t *out);
 
-/* Writes trace in TWPP form: its length, its DBB count, then per DBB in
- * increasing id: the id, its entry count, the entries (zigzag varints),
- * each entry's l stored as the distance from the previous entry's last
- * timestamp and its h as the distance from l (signs as above).
- * 0, or -1 when out of memory. */
+/* Writes trace in TWPP form: its length, its DBB count, per DBB in
+ * increasing id its id and its number of timestamps, the byte length of
+ * what follows (so that a reader wanting the counts skips it), then per
+ * DBB: its entry count, the entries (zigzag varints), each entry's l
+ * stored as the distance from the previous entry's last timestamp and its
+ * h as the distance from l (signs as above). 0, or -1 when out of memory. */
 int twpp_ts_write(twpp_buf *b, const twpp_seq *trace, uint32_t nsymbols);
 
 /* Each DBB's timestamps of trace as entries (twpp_ts_encode), calling fn
@@ -36,8 +37,17 @@ typedef int (*twpp_dbb_fn)(void *ctx, uint32_t dbb, const int64_t *ints, uint32_
 int twpp_ts_form(const twpp_seq *trace, uint32_t nsymbols, twpp_dbb_fn fn, void *ctx);
 
 /* Reads one back into trace (malloc'd), checking that every timestamp
- * 1..length is taken exactly once and ids are below nsymbols. 0, or -1
- * with c->bad set (or out of memory). */
+ * 1..length is taken exactly once, ids are below nsymbols, and the counts
+ * and the byte length agree with the entries. 0, or -1 with c->bad set
+ * (or out of memory). */
 int twpp_ts_read(twpp_cur *c, uint32_t nsymbols, twpp_seq *trace);
+
+/* Reads one in TWPP form without expanding its series: counts gets
+ * [length, then per DBB its id and its number of timestamps] (malloc'd)
+ * from the head, the entries skipped by their byte length: the head is
+ * checked (ids increasing and below nsymbols, counts summing to the
+ * length, the entries inside the block), the entries are not (a whole read
+ * checks them). 0, or -1 with c->bad set. */
+int twpp_ts_skim(twpp_cur *c, uint32_t nsymbols, twpp_seq *counts);
 
 #endif

@@ -67,6 +67,7 @@ typedef struct twpp_function {
     uint32_t ntraces;
     twpp_seq *dicts;
     uint32_t ndicts;
+    twpp_seq *counts;           /* per trace when read lazily (twpp_ts_skim), else NULL */
     uint64_t raw_unique_blocks; /* blocks of the unique raw traces (step 2) */
     uint64_t raw_blocks;        /* blocks of every call's trace (step 1) */
 } twpp_function;
