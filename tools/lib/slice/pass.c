@@ -97,7 +97,7 @@ static uint32_t insn_id(pass *p, uint64_t addr, uint32_t len, uint32_t fn)
         return (uint32_t)((uintptr_t)*slot - 1);
     if (ARRAY_FIT(r->insns, r->insns_cap, r->ninsns + 1) < 0)
         return SLICE_NONE;
-    size_t cap = p->span_cap;
+    size_t cap = p->span_cap;       /* the per-instruction arrays grow together */
     if (ARRAY_FIT(r->load_span, cap, r->ninsns + 1) < 0 ||
         (cap = p->span_cap, ARRAY_FIT(r->store_span, cap, r->ninsns + 1) < 0) ||
         (cap = p->span_cap, ARRAY_FIT(r->load_multi, cap, r->ninsns + 1) < 0) ||
@@ -296,7 +296,7 @@ static int64_t lines_of_step(pass *p, uint64_t s, const uint32_t *insn, uint32_t
 static int grow_accesses(pass *p, uint64_t need)
 {
     slice_run *r = p->r;
-    size_t cap = p->acc_cap;
+    size_t cap = p->acc_cap;        /* the per-access arrays grow together, one capacity */
     if (ARRAY_FIT(r->acc_step, cap, need) < 0 ||
         (cap = p->acc_cap, ARRAY_FIT(r->acc_instr, cap, need) < 0) ||
         (cap = p->acc_cap, ARRAY_FIT(r->acc_kind, cap, need) < 0) ||
