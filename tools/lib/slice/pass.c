@@ -22,6 +22,7 @@
 typedef struct dataobj {
     char *name;
     uint64_t addr, size;
+    uint32_t module;            /* mr_module.id */
 } dataobj;
 
 /* Everything the pass keeps only while it runs. */
@@ -39,6 +40,7 @@ typedef struct pass {
     uint32_t *fn_calls;         /* per function: calls begun so far */
     dataobj *objs;
     size_t nobjs, objs_cap;
+    int64_t exe_module;         /* id of the executable's module, or -1 */
     size_t acc_cap, extra_cap, span_cap, insn_steps_cap;
     uint64_t hits;              /* instances of the criterion's line so far */
     int criterion_line_seen;
@@ -233,12 +235,15 @@ static int resolve_var(pass *p)
     const char *colon = strchr(v, ':');
     if (colon)
         size = strtoull(colon + 1, NULL, 0);
+    const dataobj *o = NULL;            /* the executable's object of that name, else the first */
     for (size_t i = 0; i < p->nobjs; i++)
-        if (!strcmp(p->objs[i].name, name)) {
-            c->addr = p->objs[i].addr + off;
-            c->size = size ? size : off < p->objs[i].size ? p->objs[i].size - off : 1;
-            return 0;
-        }
+        if (!strcmp(p->objs[i].name, name) && (!o || (int64_t)p->objs[i].module == p->exe_module))
+            o = &p->objs[i];
+    if (o) {
+        c->addr = o->addr + off;
+        c->size = size ? size : off < o->size ? o->size - off : 1;
+        return 0;
+    }
     snprintf(p->err, p->errlen, "--var %s: no register or data object of that name", c->var);
     return -1;
 }
@@ -372,8 +377,13 @@ static int on_exec(pass *p, const mr_event *ev)
 static int on_event(pass *p, const mr_event *ev)
 {
     switch (ev->kind) {
-    case MR_EV_MODULE:
+    case MR_EV_MODULE: {
+        const mr_process *proc = mr_reader_process(p->reader);
+        if (p->exe_module < 0 && proc && proc->exe && ev->u.module->path &&
+            !strcmp(proc->exe, ev->u.module->path))
+            p->exe_module = ev->u.module->id;
         return slice_code_add_module(p->code, ev->u.module) < 0 ? fail(p, "out of memory") : 0;
+    }
     case MR_EV_DATAOBJ:
         if (!ev->u.dataobj->name)
             return 0;
@@ -381,6 +391,7 @@ static int on_event(pass *p, const mr_event *ev)
             !(p->objs[p->nobjs].name = strdup(ev->u.dataobj->name)))
             return fail(p, "out of memory");
         p->objs[p->nobjs].addr = ev->u.dataobj->addr;
+        p->objs[p->nobjs].module = ev->u.dataobj->module;
         p->objs[p->nobjs++].size = ev->u.dataobj->size;
         return 0;
     case MR_EV_EXEC:
@@ -464,7 +475,7 @@ static void pass_free(pass *p)
 int slice_run_pass(slice_run *r, void *reader, slice_next_fn next, slice_criterion *c,
                    char *err, size_t errlen)
 {
-    pass p = { .r = r, .c = c, .reader = reader, .err = err, .errlen = errlen };
+    pass p = { .r = r, .c = c, .reader = reader, .err = err, .errlen = errlen, .exe_module = -1 };
     mr_event ev;
     int rc = setup(&p);
     while (rc == 0 && next(reader, &ev))
