@@ -28,11 +28,17 @@ int slice_find_def(const slice_run *r, uint64_t s, uint32_t i, int reg, uint64_t
                 *key = SLICE_KEY(s, i);
                 return 1;
             }
-        do {                        /* the previous step that writes reg at all */
+        for (;;) {                  /* the previous step that writes reg at all */
             if (s == first)
                 return 0;
             s--;
-        } while (!(r->sym_defs[r->sym[s]] & bit));
+            if ((s & 255) == 255 && s - 255 >= first && !(r->chunk_defs[s >> 8] & bit)) {
+                s -= 255;           /* 256 steps none of which writes it */
+                continue;
+            }
+            if (r->sym_defs[r->sym[s]] & bit)
+                break;
+        }
         slice_step_insns(r, s, &n);
         i = n;
     }

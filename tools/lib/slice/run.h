@@ -102,6 +102,7 @@ typedef struct slice_run {
     size_t lines_cap;
     u64map line_of;             /* hash of "function:line" -> first id + 1 (chained by compare) */
     uint64_t *sym_defs;         /* per symbol: registers any of its instructions writes */
+    uint64_t *chunk_defs;       /* per 256 steps: registers any of them writes (skipped whole) */
     uint64_t *insn_first;       /* per step (and one more): instruction instances before it,
                                  * so that an instance has a dense number (slice sets' bitmaps) */
     uint64_t undecoded;         /* instructions without bytes */

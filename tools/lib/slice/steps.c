@@ -49,6 +49,8 @@ static int add_step(slice_run *r, layout *l, uint32_t sym, frame *f)
 {
     if (r->nsteps >= SLICE_NONE - 1)
         return -1;
+    /* the per-step arrays grow together: each from the same old capacity
+     * to the same new one, kept once in steps_cap */
     size_t cap = l->steps_cap;
     if (ARRAY_FIT(r->sym, cap, r->nsteps + 1) < 0 ||
         (cap = l->steps_cap, ARRAY_FIT(r->call, cap, r->nsteps + 1) < 0) ||
@@ -70,7 +72,7 @@ static int add_call(slice_run *r, layout *l, uint32_t fn, uint32_t parent)
 {
     if (r->ncalls >= SLICE_NONE - 1)
         return -1;
-    size_t cap = l->calls_cap;
+    size_t cap = l->calls_cap;      /* the per-call arrays grow together, as above */
     if (ARRAY_FIT(r->call_fn, cap, r->ncalls + 1) < 0 ||
         (cap = l->calls_cap, ARRAY_FIT(r->call_first, cap, r->ncalls + 1) < 0) ||
         (cap = l->calls_cap, ARRAY_FIT(r->call_parent, cap, r->ncalls + 1) < 0) ||
