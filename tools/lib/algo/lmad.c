@@ -175,9 +175,11 @@ int lmad_add(lmad_stream *s, const int64_t *point)
         return -1;
     }
     lmad *l = &s->lmads[s->n++];
-    memset(l, 0, sizeof *l);
+    /* Only what a one-point LMAD uses (the slot may hold a folded one). */
     memcpy(l->start, point, s->ndims * sizeof *point);
+    memset(l->stride, 0, s->ndims * sizeof *l->stride);
     l->count = 1;
+    l->nouter = 0;
     return 0;
 }
 
