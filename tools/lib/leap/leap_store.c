@@ -168,16 +168,6 @@ int leap_store(pdb *db, int64_t run, const leap *l, const leap_mdf *mdf,
                const leap_names *names)
 {
     ctx c = { .db = db, .run = run, .l = l, .names = names };
-    /* A database made at this schema version before leap_lmad_levels
-     * existed lacks it: the schema is idempotent, running it adds it. */
-    sqlite3_stmt *has = pdb_prepare(db, "SELECT count(*) FROM sqlite_master "
-                                        "WHERE name = 'leap_lmad_levels'");
-    if (!has || sqlite3_step(has) != SQLITE_ROW)
-        return -1;
-    int present = sqlite3_column_int(has, 0);
-    sqlite3_reset(has);
-    if (!present && pdb_exec_sql(db, mr_sql_schema) < 0)
-        return -1;
     sqlite3_stmt *del = pdb_prepare(db, "DELETE FROM dependences WHERE run = ? "
                                         "AND method = 'leap'");
     sqlite3_stmt *del2 = pdb_prepare(db, "DELETE FROM strides WHERE run = ? "
