@@ -12,6 +12,10 @@
  *     it is control dependent on (cfg.h); none in the call (code that
  *     runs whenever the function is called) makes it depend on the call
  *     instruction of its caller.
+ * Instances of the program's startup (before main's call, in its thread:
+ * the dynamic loader, libc's initialisation; run.h main_step) are not
+ * dependences: what they computed is the environment the program starts
+ * in, as it is to a source-level slice.
  */
 #ifndef MEMREC_SLICE_DEPS_H
 #define MEMREC_SLICE_DEPS_H
