@@ -43,6 +43,9 @@ int slice_deps(const slice_run *r, slice_cfg *g, uint64_t key, slice_dep_fn fn, 
  * reg: 1 and *key, or 0. */
 int slice_find_def(const slice_run *r, uint64_t s, uint32_t i, int reg, uint64_t *key);
 
+/* Is instance key in the program's startup (run.h main_step)? */
+int slice_in_startup(const slice_run *r, uint64_t key);
+
 /* The instance of access a. */
 uint64_t slice_access_key(const slice_run *r, uint64_t a);
 
