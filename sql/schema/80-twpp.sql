@@ -45,7 +45,11 @@ CREATE TABLE IF NOT EXISTS twpp_dependences (
     stores        INTEGER NOT NULL,  -- dynamic stores
     edges         INTEGER NOT NULL,  -- dependence edges kept in the file
     dropped       INTEGER NOT NULL,  -- edges dropped: both ends single-address (recoverable)
-    unwritten     INTEGER NOT NULL   -- loads of memory no store wrote (no edge)
+    unwritten     INTEGER NOT NULL,  -- loads of memory no store wrote (no edge)
+    raw_scan_sum  INTEGER NOT NULL,  -- over all edges (dropped ones too): accesses from the store
+                                     -- to the load, the load included (a backward scan of the raw
+                                     -- trace's addresses), summed
+    raw_scan_max  INTEGER NOT NULL   -- and the largest
 );
 
 -- One TWPP+ load point of a run: its edges and the grammars that hold them

@@ -12,6 +12,7 @@
 /* The last store into one granule, and the loads it has served there. */
 typedef struct granule {
     uint64_t serial;            /* the store's number, from 1; 0: never written */
+    uint64_t when;              /* accesses (loads and stores) before that store */
     twpp_instance store;
     uint32_t loads;
 } granule;
@@ -19,6 +20,8 @@ typedef struct granule {
 struct twpp_deps {
     u64map pages;               /* address >> PAGE_BITS -> granule[GRANULES] */
     uint64_t serial;            /* stores so far */
+    uint64_t accesses;          /* loads and stores so far */
+    uint64_t scan_sum, scan_max;    /* accesses between each edge's store and load */
     uint64_t npages;
     uint64_t last_key;          /* a one-page cache before the map */
     granule *last_page;
@@ -65,13 +68,13 @@ static granule *page_of(twpp_deps *d, uint64_t addr, int make)
 
 int twpp_deps_store(twpp_deps *d, const twpp_instance *s, uint64_t addr, uint32_t size)
 {
-    uint64_t serial = ++d->serial;
+    uint64_t serial = ++d->serial, when = d->accesses++;
     uint64_t last = addr + (size ? size - 1 : 0);
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
         granule *p = page_of(d, g << GRANULE_BITS, 1);
         if (!p)
             return -1;
-        p[g & (GRANULES - 1)] = (granule){ serial, *s, 0 };
+        p[g & (GRANULES - 1)] = (granule){ serial, when, *s, 0 };
     }
     return 0;
 }
@@ -87,10 +90,20 @@ int twpp_deps_load(twpp_deps *d, const twpp_instance *l, uint64_t addr, uint32_t
         if (x && x->serial && (!best || x->serial > best->serial))
             best = x;           /* the most recent store among the granules */
     }
+    uint64_t now = d->accesses++;
     if (!best)
         return 0;
+    d->scan_sum += now - best->when;    /* a backward scan from the load finds the store */
+    if (now - best->when > d->scan_max)
+        d->scan_max = now - best->when;
     *edge = (twpp_edge){ *l, best->store, ++best->loads };
     return 1;
+}
+
+void twpp_deps_scan(const twpp_deps *d, uint64_t *sum, uint64_t *max)
+{
+    *sum = d->scan_sum;
+    *max = d->scan_max;
 }
 
 uint64_t twpp_deps_bytes(const twpp_deps *d)

@@ -46,6 +46,12 @@ int twpp_deps_store(twpp_deps *d, const twpp_instance *s, uint64_t addr, uint32_
 int twpp_deps_load(twpp_deps *d, const twpp_instance *l, uint64_t addr, uint32_t size,
                    twpp_edge *edge);
 
+/* Over the edges so far: the sum and the maximum of the accesses (loads
+ * and stores, as called) from the store to the load, the load included,
+ * i.e. the items a backward scan of the raw trace's addresses reads to
+ * find the store (Table 4.7's raw column). */
+void twpp_deps_scan(const twpp_deps *d, uint64_t *sum, uint64_t *max);
+
 /* Bytes the shadow memory holds. */
 uint64_t twpp_deps_bytes(const twpp_deps *d);
 

@@ -420,6 +420,7 @@ int twpp_plus_finish(twpp_plus *p, const mr_reader *r, int keep_all)
         c->dropped += pt->pub.dropped;
     }
     c->accesses = c->loads + c->stores;
+    twpp_deps_scan(p->deps, &c->scan_sum, &c->scan_max);
     twpp_deps_free(p->deps);    /* the shadow memory is no longer needed */
     p->deps = NULL;
     return 0;

@@ -60,6 +60,7 @@ typedef struct twpp_plus_counts {
     uint64_t accesses, loads, stores;   /* dynamic; a modify counts once in each */
     uint64_t edges, dropped, unwritten;
     uint64_t single_loads, single_stores;   /* static load and store points with one address */
+    uint64_t scan_sum, scan_max;    /* accesses from each edge's store to its load (twpp_deps_scan) */
 } twpp_plus_counts;
 
 typedef struct twpp_plus twpp_plus;
@@ -67,8 +68,10 @@ typedef struct twpp_plus twpp_plus;
 twpp_plus *twpp_plus_new(void);
 void twpp_plus_free(twpp_plus *p);
 
-/* The accesses of execution ev, which ran at w (twpp_exec_where). 0, or
- * -1 when out of memory. */
+/* The accesses of execution ev, which ran at w (twpp_exec_where). ev is
+ * one execution: the reader must not batch (mr_reader_batch), as
+ * twpp_exec_where counts one block instance per event. 0, or -1 when out
+ * of memory. */
 int twpp_plus_exec(twpp_plus *p, const twpp_where *w, const mr_event *ev);
 
 /* Ends the run: singles decided, lines taken from r (NULL: none), the

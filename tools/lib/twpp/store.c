@@ -44,13 +44,14 @@ static int store_dependences(pdb *db, int64_t run, const twpp_plus_counts *c)
 {
     sqlite3_stmt *ins = pdb_prepare(db, "INSERT INTO twpp_dependences (run, access_points, load_points, "
                                         "store_points, single_loads, single_stores, loads, stores, "
-                                        "edges, dropped, unwritten) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                        "edges, dropped, unwritten, raw_scan_sum, raw_scan_max) "
+                                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!ins)
         return -1;
     const uint64_t v[] = { c->points, c->load_points, c->store_points, c->single_loads, c->single_stores, c->loads,
-                           c->stores, c->edges, c->dropped, c->unwritten };
+                           c->stores, c->edges, c->dropped, c->unwritten, c->scan_sum, c->scan_max };
     sqlite3_bind_int64(ins, 1, run);
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 12; i++)
         sqlite3_bind_int64(ins, i + 2, (int64_t)v[i]);
     return pdb_exec(db, ins);
 }
