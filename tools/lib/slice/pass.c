@@ -364,7 +364,9 @@ static int on_exec(pass *p, const mr_event *ev)
         r->acc_instr[a] = x->instr;
         r->acc_kind[a] = x->kind;
         r->acc_writer[a] = 0;
-        if ((x->kind == MR_LOAD || x->kind == MR_MODIFY) && load(p, a, x, in) < 0)
+        if (x->kind == MR_LOAD && (r->insns[in].r.guard || slice_code_in_got(p->code, x->addr)))
+            r->acc_kind[a] |= SLICE_ACC_CONST;  /* not the program's data: not followed */
+        else if ((x->kind == MR_LOAD || x->kind == MR_MODIFY) && load(p, a, x, in) < 0)
             return -1;
         if ((x->kind == MR_STORE || x->kind == MR_MODIFY) && store(p, a, x, in) < 0)
             return -1;

@@ -219,3 +219,20 @@ int slice_prev_point(const slice_run *r, uint64_t *s, uint32_t *i)
     *i = n - 1;
     return 1;
 }
+
+uint64_t slice_main_step(const slice_run *r)
+{
+    int64_t fmain = twpp_find_function(r->twpp, "main");
+    int64_t fstart = twpp_find_function(r->twpp, "__libc_start_call_main");
+    if (fstart < 0)                 /* Valgrind's name for it */
+        fstart = twpp_find_function(r->twpp, "(below main)");
+    for (uint32_t c = 0; c < r->ncalls; c++) {
+        uint32_t parent = r->call_parent[c];
+        if (r->call_first[c] == SLICE_NONE)
+            continue;
+        if ((int64_t)r->call_fn[c] == fmain ||
+            (fmain < 0 && parent != SLICE_NONE && (int64_t)r->call_fn[parent] == fstart))
+            return r->call_first[c];
+    }
+    return 0;
+}
