@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include "trace_internal.h"
 
-/* A loop body longer than this is expanded, not batched. */
-#define MR_CYCLE_MAX 16
 /* ... and so is one with more accesses than this (the check that no
  * instruction appears twice sorts them). */
 #define MR_CYCLE_MAX_ACCESSES 4096
@@ -185,22 +183,50 @@ static int cycle_batchable(const mr_cycle *c)
     return ok;
 }
 
-/* The loop body the predictions make from b0, if they lead back to it
- * within MR_CYCLE_MAX blocks, else NULL. Following them cannot change
- * them (a run repeats each prediction), so the body is what the run
- * executes. Cached in b0. */
-static const mr_cycle *find_cycle(mr_bstate *b0)
+/* The successor predicted after bs left by exit e: the inline slots
+ * need no load of succ_bs, one load less on the chain of find_cycle. */
+static inline mr_bstate *succ_of(const mr_bstate *bs, uint32_t e)
 {
-    mr_cycle c = { .len = 0 };
-    mr_bstate *bs = b0;
-    do {
-        uint32_t e = bs->last_exit;
-        if (c.len == MR_CYCLE_MAX || e >= bs->nexits || !bs->succ_bs[e])
-            return NULL;
-        c.bs[c.len] = bs;
-        c.exit[c.len++] = e;
-        bs = bs->succ_bs[e];
-    } while (bs != b0);
+    return bs->nexits <= MR_SUCC_INLINE ? bs->succ_inline[e] : bs->succ_bs[e];
+}
+
+/* The loop body the predictions make from b0, the block of the run about
+ * to be delivered, if they lead back to it within maxlen (<= MR_CYCLE_MAX)
+ * blocks, else NULL. Following them cannot change them (a run repeats
+ * each prediction), so the body is what the run executes. Cached in b0.
+ * Following them is a chain of dependent loads through block states often
+ * not in the cache, and a run of a long body asks again at every
+ * execution: the blocks ahead are kept in r->walk (walk[0] the one about
+ * to be delivered, valid while walk_rep is the run's rep_left), so each
+ * execution follows one prediction more, not maxlen. */
+static const mr_cycle *find_cycle(mr_reader *r, mr_bstate *b0, uint32_t maxlen)
+{
+    mr_bstate **w = r->walk;
+    if (!r->walk_len || r->walk_rep != r->rep_left || w[0] != b0) {
+        w[0] = b0;
+        r->walk_len = 1;
+        r->walk_rep = r->rep_left;
+    }
+    uint32_t len = 0;
+    for (uint32_t m = 1; m <= maxlen && !len; m++) {
+        if (m == r->walk_len) {   /* follow one prediction more */
+            mr_bstate *bs = w[m - 1], *next;
+            uint32_t e = bs->last_exit;
+            if (e >= bs->nexits || !(next = succ_of(bs, e)))
+                return NULL;
+            w[r->walk_len++] = next;
+        }
+        if (w[m] == b0)
+            len = m;
+    }
+    if (!len)
+        return NULL;
+    mr_cycle c;
+    c.len = len;
+    for (uint32_t i = 0; i < len; i++) {
+        c.bs[i] = w[i];
+        c.exit[i] = w[i]->last_exit;
+    }
     mr_cycle *cached = b0->cycle;
     if (cached && cached->len == c.len &&
         !memcmp(cached->bs, c.bs, c.len * sizeof *c.bs) &&
@@ -355,20 +381,26 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
     const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     uint64_t k = 1;
-    uint32_t nv = 0;   /* value accesses: counted only when batching */
+    uint32_t nv = 0;   /* value accesses: counted only for a batch of bs */
+    int walked = 0;    /* find_cycle's walk starts at bs */
     if (r->batching && ex->jump == MR_JUMP_BORING && r->rep_left > 1) {
-        nv = values_of(bs, n);
         if (bs->succ_bs[exit] == bs) {
+            nv = values_of(bs, n);
             /* as many as load and store the values of the one before */
             k = nv ? 1 + zero_values(r, nv, (r->rep_left - 1) * nv) / nv : r->rep_left;
         } else if (r->batching == MR_BATCH_PER_INSTRUCTION && r->cur &&
                    r->cur->jump == MR_JUMP_BORING) {
-            const mr_cycle *c = find_cycle(bs);
-            if (c && c->batchable && r->rep_left >= 2ull * c->len) {
+            /* a body of len blocks batches only with two trips to come */
+            uint64_t most = r->rep_left / 2;
+            const mr_cycle *c = most >= 2 ? find_cycle(r, bs, most < MR_CYCLE_MAX
+                                                          ? (uint32_t)most : MR_CYCLE_MAX)
+                                          : NULL;
+            if (c && c->batchable) {
                 int rc = deliver_group(r, ev, c);
                 if (rc)
                     return rc;
             }
+            walked = most >= 2;
         }
     }
     if (add_work(r, k, n))
@@ -388,6 +420,10 @@ int mr_hits_next(mr_reader *r, mr_event *ev)
         r->last_value = set_voffs(bs, n, r->last_value);
     }
     r->rep_left -= k;
+    if (walked && r->walk_len > 1) {   /* the walk goes on from the next block */
+        memmove(r->walk, r->walk + 1, --r->walk_len * sizeof *r->walk);
+        r->walk_rep = r->rep_left;
+    }
     return mr_deliver_exec(r, ev, bs, exit, out, n, k);
 }
 
@@ -400,5 +436,6 @@ int mr_hits_decode(mr_reader *r, mr_event *ev)
         return CORRUPT(r, "bad repeat count");
     r->sp[MR_S_BLOCK] = p;
     r->rep_left = k;
+    r->walk_len = 0;   /* a new run: its walk is not made yet */
     return mr_hits_next(r, ev);
 }

@@ -784,15 +784,45 @@ static inline int next_quick(mr_reader *r, mr_event *ev)
     return 1;
 }
 
+/* next_quick_hit's accesses of a block with value accesses (and no
+ * guarded one): every address moves by its stride, each value comes from
+ * the VALUE stream, as repeat_step (hits.c) does, written straight into
+ * the template. Out of line, as quick_values. 0, or -1 corrupt. */
+static __attribute__((noinline)) int quick_hit_values(mr_reader *r, mr_bstate *bs, uint32_t n)
+{
+    const uint8_t *vp = r->sp[MR_S_VALUE], *vend = r->se[MR_S_VALUE];
+    uint64_t last = r->last_value;
+    mr_pred *pred = bs->pred;
+    mr_access *o = bs->tmpl;
+    const uint8_t *af = bs->aflags;
+    int bad = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        pred[i].addr += pred[i].stride;
+        pred[i].voff = pred[i].addr - last;
+        o[i].addr = pred[i].addr;
+        if (af[i] & MR_ACC_VALUE) {
+            if (MR_UNLIKELY(vp >= vend))
+                return CORRUPT(r, "value stream exhausted");
+            pred[i].value += (uint64_t)mr_unzigzag(mr_get_varint(&vp, &bad));
+            o[i].value = last = pred[i].value;
+        }
+    }
+    if (MR_UNLIKELY(bad || vp > vend))
+        return CORRUPT(r, "value stream overrun");
+    r->sp[MR_S_VALUE] = vp;
+    r->last_value = last;
+    return 0;
+}
+
 /* The quick path inside an EXEC_HITS run when not batching: the predicted
- * block again by the exit it took last time, one without guarded or value
- * accesses whose exit is boring. No byte is read: every address moves by
- * its stride (mr_hits_next's general case). 2 when it does not apply (then
- * nothing was consumed). */
+ * block again by the exit it took last time, one without guarded accesses
+ * whose exit is boring. No byte is read but values: every address moves
+ * by its stride (mr_hits_next's general case). 2 when it does not apply
+ * (then nothing was consumed). */
 static inline int next_quick_hit(mr_reader *r, mr_event *ev)
 {
     mr_bstate *bs = *r->prev_slot;   /* r->fast: prev_slot is set */
-    if (MR_UNLIKELY(!bs || bs->quick_epoch != r->epoch || !bs->simple))
+    if (MR_UNLIKELY(!bs || bs->quick_epoch != r->epoch))
         return 2;
     uint32_t exit = bs->last_exit;
     if (MR_UNLIKELY(exit >= bs->nexits || bs->xq[exit].jump))
@@ -813,6 +843,8 @@ static inline int next_quick_hit(mr_reader *r, mr_event *ev)
     xq->execs++;
     r->prev_slot = MR_LIKELY(bs->nexits <= MR_SUCC_INLINE) ? &bs->succ_inline[exit]
                                                            : &bs->succ_bs[exit];
+    if (!bs->simple)   /* values (no guard: quick_epoch says so) */
+        return quick_hit_values(r, bs, n) < 0 ? -1 : 1;
     mr_pred *p = bs->pred;
     mr_access *o = bs->tmpl;
     for (uint32_t i = 0; i < n; i++)

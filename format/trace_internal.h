@@ -375,6 +375,9 @@ char *mr_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 
 /* ---- the reader (reader.c, defs.c, index.c) --------------------------- */
 
+/* A loop body longer than this is expanded, not batched (hits.c). */
+#define MR_CYCLE_MAX 16
+
 /* A bump allocator: everything the reader hands out lives until close. */
 typedef struct mr_arena {
     struct mr_arena_block *head;
@@ -461,6 +464,12 @@ struct mr_reader {
      * (mr_next takes next_slow while there are). */
     uint64_t rep_left;
     uint64_t chunk_hits;     /* EXEC_HITS work of this chunk so far */
+    /* The blocks the run executes next, as far as hits.c's find_cycle
+     * followed the predictions: walk[0] is delivered when rep_left is
+     * walk_rep. */
+    struct mr_bstate *walk[MR_CYCLE_MAX + 1];
+    uint32_t walk_len;
+    uint64_t walk_rep;
     int batching;            /* mr_reader_batch's mode, MR_BATCH_* */
     /* A loop body of several blocks delivered as one event per block
      * (MR_BATCH_PER_INSTRUCTION): group_ev[group_next .. group_len) are

@@ -14,6 +14,7 @@
 #include "base/cli.h"
 #include "base/opts.h"
 #include "dataflow/answer.h"
+#include "dataflow/calls.h"
 #include "dataflow/report.h"
 #include "dataflow/store.h"
 #include "db/session.h"
@@ -22,7 +23,7 @@
 
 static const char *function, *at, *fact, *db_path;
 static uint32_t top = 20;
-static int check;
+static int check, follow_calls;
 
 static const opt_def options[] = {
     { "function", 0, OPT_STRING, &function, "NAME",
@@ -37,6 +38,9 @@ static const opt_def options[] = {
       "(load L would read what a load read, no store since);\n"
       "S, L: an access point AN or instruction 0xADDR; X: 0xADDR\n"
       "or a single-address point AN", 0, 0, NULL },
+    { "calls", 0, OPT_FLAG, &follow_calls, NULL,
+      "follow calls: a callee's accesses generate and kill\n"
+      "too, call by call (expands the whole program)", 0, 0, NULL },
     { "check", 0, OPT_FLAG, &check, NULL,
       "also count by walking every path forward, and say\n"
       "whether the two agree", 0, 0, NULL },
@@ -70,6 +74,7 @@ static df_table_row *rows;
 static df_spec spec_d;
 static df_result res;
 static pdb_session db;
+static df_calls groups;
 
 /* Table 5.1 in the database, one transaction. */
 static void store_table(const char *path, const twpp_model *m, int argc, char **argv)
@@ -134,10 +139,17 @@ static void query(const char *path)
         cli_fail(path, "no block '%s'", at);
     if (df_spec_parse(&spec_d, file, (uint32_t)i, fact, err, sizeof err) < 0)
         cli_fail(path, "%s", err);
-    if (df_answer_at(file, &spec_d, targets, n, check, &res) < 0)
+    if (follow_calls) {
+        if (df_calls_collect(file, &spec_d, targets, n, &groups, err, sizeof err) < 0)
+            cli_fail(path, "%s", err);
+        if (df_answer_calls(file, &spec_d, targets, n, &groups, &res) < 0)
+            cli_fail(NULL, "out of memory");
+        df_calls_free(&groups);
+    } else if (df_answer_at(file, &spec_d, targets, n, check, &res) < 0) {
         cli_fail(NULL, "out of memory");
+    }
     double t1 = now_ms();
-    if (df_print_answer(stdout, m, &spec_d, at, &res, check, t1 - t0) < 0)
+    if (df_print_answer(stdout, m, &spec_d, at, &res, check, follow_calls, t1 - t0) < 0)
         cli_fail("<stdout>", "cannot write: %s", strerror(errno));
     if (check && (res.check.holds != res.holds || res.check.fails != res.fails ||
                   res.check.entry != res.entry))
@@ -155,8 +167,8 @@ int main(int argc, char **argv)
         cli_fail(args[0], "%s", err);
     if ((at || fact) && !(at && fact && function))
         cli_usage_error("a query needs --function, --at and --fact");
-    if (check && !at)
-        cli_usage_error("--check goes with a query (--at)");
+    if ((check || follow_calls) && !at)
+        cli_usage_error("--check and --calls go with a query (--at)");
     if (db_path && (at || function))
         cli_usage_error("--db goes with Table 5.1, not with --function");
     if (db_path)

@@ -20,18 +20,24 @@
 
 static const char *db_path;
 static uint32_t max_lmads = LMAD_DEFAULT_MAX, group_depth = 1;
+static uint64_t mdf_sample = LEAP_MDF_SAMPLE;
 static int print_lmads, no_batch;
 
 static const opt_def options[] = {
     { "db", 0, OPT_STRING, &db_path, "FILE",
       "also store the profile in profile database FILE\n"
-      "(leap_lmads, leap_overflow, leap_summary, and the\n"
+      "(leap_lmads, leap_lmad_levels, leap_overflow,\n"
+      "leap_summary, and the\n"
       "'leap' rows of dependences and strides)", 0, 0, NULL },
     { "max-lmads", 0, OPT_U32, &max_lmads, "N",
       "LMADs kept per (instruction, group) (default 30)", 1, 1000000, NULL },
     { "group-depth", 0, OPT_U32, &group_depth, "N",
       "a heap group is the first N frames of the\n"
       "allocation stack (default 1)", 1, OBJ_MAX_DEPTH, NULL },
+    { "mdf-sample", 0, OPT_U64, &mdf_sample, "N",
+      "load points solved per load stream for the\n"
+      "dependence frequencies: all when at most N, else a\n"
+      "stratified random sample of N (default 1024; 0: all)", 0, UINT64_MAX, NULL },
     { "lmads", 0, OPT_FLAG, &print_lmads, NULL, "also print every stream's LMADs", 0, 0, NULL },
     { "no-batch", 0, OPT_FLAG, &no_batch, NULL,
       "read loops execution by execution (slower; the\n"
@@ -53,9 +59,10 @@ static const cmd_spec spec = {
     "Output, tab-separated: one summary line (Table 1: accesses and\n"
     "instructions captured, profile size, compression against 16 bytes per\n"
     "access), then\n"
-    "  dep     STORE LOAD frequency conflicts sampled executions\n"
+    "  dep     STORE LOAD frequency conflicts sampled executions [guess]\n"
     "  stride  INSN stride share steps strongly|weakly\n"
-    "instructions written function:line@0xADDR(kind size). See\n"
+    "instructions written function:line@0xADDR(kind size); 'guess' (sampled\n"
+    "0): no point of the load was decided, the LMADs' answer. See\n"
     "docs/trace-leap.md.\n"
     "\n"
     "Exit status: 0 when done (also for a truncated trace, with a warning,\n"
@@ -64,7 +71,9 @@ static const cmd_spec spec = {
 };
 
 /* The tables the "leap" analysis owns; its rows of dependences and strides
- * are replaced by leap_store (those tables are shared by the methods). */
+ * are replaced by leap_store (those tables are shared by the methods), and
+ * so are those of leap_lmad_levels (leap_store adds that table to a
+ * database made before it existed). */
 static const char *const LEAP_TABLES[] = { "leap_lmads", "leap_overflow",
                                            "leap_summary", NULL };
 
@@ -98,7 +107,7 @@ int main(int argc, char **argv)
     leap_mdf mdf;
     leap_stride *strides;
     uint32_t nstrides;
-    if (leap_mdf_compute(profile, &mdf) < 0 ||
+    if (leap_mdf_compute(profile, mdf_sample, &mdf) < 0 ||
         leap_strides(profile, &strides, &nstrides) < 0)
         cli_fail(cli_trace(), "out of memory");
     leap_names names = { reader, leap_feed_insns(feed), leap_feed_map(feed) };

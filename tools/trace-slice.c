@@ -23,7 +23,7 @@
 #include "slice/store.h"
 
 static const char *at, *var, *trace_path, *db_path, *edges_from = "twpp";
-static int precise_only;
+static int precise_only, startup;
 
 static const opt_def options[] = {
     { "at", 0, OPT_STRING, &at, "FUNCTION:LINE[#N]",
@@ -46,6 +46,9 @@ static const opt_def options[] = {
       "also store the request and the slices by line in the\n"
       "profile database FILE (created if missing; one request\n"
       "per run: a new one replaces it)", 0, 0, NULL },
+    { "startup", 0, OPT_FLAG, &startup, NULL,
+      "also follow dependences into the program's startup (the\n"
+      "dynamic loader and libc's initialisation before main)", 0, 0, NULL },
     { "precise-only", 0, OPT_FLAG, &precise_only, NULL,
       "skip the two approximate slices", 0, 0, NULL },
     { 0 }
@@ -155,6 +158,8 @@ int main(int argc, char **argv)
     mr_reader *reader = cli_open_trace(trace_path);
     if (slice_run_pass(&run, reader, next_event, &crit, err, sizeof err) < 0)
         cli_fail(trace_path, "%s", err);
+    if (!startup)
+        run.main_step = slice_main_step(&run);
     if (!strcmp(edges_from, "twpp") && !(run.plus = slice_plus_open(&run, err, sizeof err)))
         cli_fail(twpp_path, "%s", err);
     slice_cfg *g = slice_cfg_new(&run);

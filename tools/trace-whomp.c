@@ -19,6 +19,7 @@ static const char *db_path;
 static int expand;
 static whomp_options wo;
 static uint32_t group_depth = 1;
+static uint32_t threads = 2;
 
 static const opt_def options[] = {
     { "expand", 0, OPT_FLAG, &expand, NULL,
@@ -36,6 +37,10 @@ static const opt_def options[] = {
     { "group-depth", 0, OPT_U32, &group_depth, "N",
       "a heap group is the first N frames of the allocation\n"
       "stack (default 1), as in trace-objects", 1, OBJ_MAX_DEPTH, NULL },
+    { "threads", 0, OPT_U32, &threads, "N",
+      "2 (default): two threads share the grammars, each\n"
+      "taking the next grammar to feed a batch of accesses\n"
+      "to; 1: one thread (the same grammars either way)", 1, 2, NULL },
     { 0 }
 };
 
@@ -70,6 +75,7 @@ int main(int argc, char **argv)
     mr_event ev;
     cli_init(argv[0]);
     opts_parse(&spec, argc, argv, &args);
+    wo.threads = (int)threads;
     reader = cli_open_trace(args[0]);
     if (db_path)
         pdb_session_start(&db, db_path);

@@ -20,7 +20,9 @@
 --   * The schema version, of all the files together, lives in PRAGMA
 --     user_version (PDB_SCHEMA_VERSION in tools/lib/db/profiledb.h), set at
 --     the end of this file; commands refuse a database that is newer.
---     Version 2 added runs.complete and split the file by analysis.
+--     Version 2 added runs.complete and split the file by analysis; version 3
+--     the tables of leap_lmad_levels, TWPP+, trace-redundancy, trace-dataflow,
+--     trace-slice and trace-values.
 --
 -- Usable directly from the shell: cat sql/schema/*.sql | sqlite3 profile.db
 
@@ -88,4 +90,4 @@ CREATE TABLE IF NOT EXISTS threads (
 );
 
 -- The version of the whole schema (every file of sql/schema/).
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

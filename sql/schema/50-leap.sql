@@ -3,7 +3,8 @@
 -- tools/lib/leap and tools/lib/deps; docs/trace-leap.md, docs/trace-deps.md.
 
 -- The LMADs of every (instruction, group) stream: the points
--- (object, offset, time) = start + k * stride, k = 0 .. count - 1.
+-- (object, offset, time) = start + k * stride, k = 0 .. count - 1, repeated
+-- by the LMAD's outer levels (leap_lmad_levels) when it folded a loop nest.
 CREATE TABLE IF NOT EXISTS leap_lmads (
     run           INTEGER NOT NULL REFERENCES runs(id),          -- the run
     instruction   INTEGER NOT NULL REFERENCES instructions(id),  -- the instruction
@@ -17,8 +18,25 @@ CREATE TABLE IF NOT EXISTS leap_lmads (
     stride_object INTEGER NOT NULL,  -- object serial step between points
     stride_offset INTEGER NOT NULL,  -- offset step between points (bytes)
     stride_time   INTEGER NOT NULL,  -- access-counter step between points
-    count         INTEGER NOT NULL,  -- points the LMAD stands for
+    count         INTEGER NOT NULL,  -- points of the innermost level (all of them
+                                     -- unless leap_lmad_levels has outer levels)
     PRIMARY KEY (run, instruction, group_serial, seq)
+);
+
+-- The outer levels of folded LMADs (algo/lmad.h): level L repeats the levels
+-- below it count times, each copy stride further. The LMAD stands for
+-- leap_lmads.count times the product of its levels' counts points.
+CREATE TABLE IF NOT EXISTS leap_lmad_levels (
+    run           INTEGER NOT NULL REFERENCES runs(id),          -- the run
+    instruction   INTEGER NOT NULL REFERENCES instructions(id),  -- the instruction
+    group_serial  INTEGER NOT NULL,  -- the group (as in leap_lmads)
+    seq           INTEGER NOT NULL,  -- the LMAD (leap_lmads.seq)
+    level         INTEGER NOT NULL,  -- 1 for the level just outside the innermost, and so on
+    stride_object INTEGER NOT NULL,  -- object serial step between copies
+    stride_offset INTEGER NOT NULL,  -- offset step between copies (bytes)
+    stride_time   INTEGER NOT NULL,  -- access-counter step between copies
+    count         INTEGER NOT NULL,  -- copies (2 or more)
+    PRIMARY KEY (run, instruction, group_serial, seq, level)
 );
 
 -- What a stream did past its cap of LMADs (--max-lmads): not captured.
@@ -69,7 +87,8 @@ CREATE TABLE IF NOT EXISTS dependences (
                                        -- from its sample to all executions)
     load_executions INTEGER NOT NULL,  -- executions of the load
     sampled         INTEGER NOT NULL,  -- load executions the figure rests on (leap: its
-                                       -- sample; exact and connors: all)
+                                       -- decided sampled points, 0 for a guess: no point
+                                       -- of the load decided; exact and connors: all)
     PRIMARY KEY (run, method, store, load)
 );
 

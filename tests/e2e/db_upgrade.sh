@@ -8,7 +8,7 @@
 #   trace-objects -q --samples=64 --db v1-profile.db mixed.mr
 #   trace-mempat -q --db v1-profile.db chase.mr
 # in /tmp/memrec-v1-fixture (the runs' trace paths). Read-only commands
-# leave it as it is; the first write upgrades it (user_version 2, the
+# leave it as it is; the first write upgrades it (user_version 3, the
 # complete column, NULL for the old runs: not known), keeps every old row,
 # and a re-run of an old trace replaces its rows without duplicating them.
 source "$(dirname "$0")/lib.sh"
@@ -79,7 +79,7 @@ check "read-only commands left the file unchanged" cmp -s "$db" "$TMP/orig.db"
 "$BIN/trace-synth" --pattern=threads --accesses=3000 -o "$TMP/threads.mr"
 "$BIN/trace-objects" -q --db "$db" "$TMP/threads.mr" 2>"$TMP/err"
 check_eq "trace-objects --db adds a run: exit 0, no message" "0:" "$?:$(cat "$TMP/err")"
-check_eq "upgraded: version 2" 2 "$(q 'PRAGMA user_version')"
+check_eq "upgraded: version 3" 3 "$(q 'PRAGMA user_version')"
 check_eq "upgraded: runs.complete exists" 1 \
   "$(q "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'complete'")"
 check_eq "upgraded: threads.instructions exists, filled for the new run only" "1|0|5" \
@@ -120,8 +120,29 @@ check_eq "run 2's objects untouched by the re-runs" \
 
 # ---- trace-db upgrade, and once more ----------------------------------------------------
 cp "$ROOT/tests/data/v1-profile.db" "$TMP/u.db"
-check_eq "trace-db upgrade: says version 2" "$TMP/u.db: schema version 2" \
+check_eq "trace-db upgrade: says version 3" "$TMP/u.db: schema version 3" \
   "$("$BIN/trace-db" "$TMP/u.db" upgrade)"
-check_eq "trace-db upgrade again: still fine" "0:2" \
+check_eq "trace-db upgrade again: still fine" "0:3" \
   "$("$BIN/trace-db" "$TMP/u.db" upgrade >/dev/null; echo "$?:$(sqlite3 "$TMP/u.db" 'PRAGMA user_version')")"
 check_eq "upgraded by trace-db: old runs kept" 2 "$(sqlite3 "$TMP/u.db" 'SELECT count(*) FROM runs')"
+
+# ---- version 2: a file from before this version's tables -------------------------------
+# Made here as a version-2 memrec left it: today's file without the tables
+# version 3 added, user_version 2. The first write of an analysis whose
+# tables are new must create them (the upgrade), not fail on them.
+v2=$TMP/v2.db
+"$BIN/trace-objects" -q --db "$v2" "$TMP/chase.mr"
+for t in leap_lmad_levels twpp_dependences twpp_load_points redundancy dataflow_graphs \
+         slice_criteria slice_lines value_runs value_fields value_instructions value_top value_widths; do
+  sqlite3 "$v2" "DROP TABLE $t"
+done
+sqlite3 "$v2" "PRAGMA user_version = 2"
+for c in trace-values trace-leap; do
+  if [ -x "$BIN/$c" ]; then
+    "$BIN/$c" -q --db "$v2" "$TMP/chase.mr" >/dev/null 2>"$TMP/err"
+    check_eq "version 2: $c --db exits 0, no message" "0:" "$?:$(cat "$TMP/err")"
+  fi
+done
+check_eq "version 2 upgraded: version 3, value and LEAP tables filled" "3|1|1" \
+  "$(sqlite3 "$v2" "SELECT (SELECT user_version FROM pragma_user_version),
+                           (SELECT count(*) > 0 FROM value_fields), (SELECT count(*) > 0 FROM leap_lmads)")"

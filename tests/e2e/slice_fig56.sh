@@ -84,6 +84,14 @@ check_eq "--var edx at (15): status 0" 0 $?
 check "--var edx at (15): register rdx, its last definition at (6)" \
   bash -c "grep -q 'register rdx' '$TMP/reg' && grep -q '^  main:$(awk '$2 == 6 { print $1 }' "$TMP/stmts")  ' '$TMP/reg'"
 
+# the startup (before main) is not followed unless --startup: argc in rdi at (1)
+s1=$(awk '$2 == 1 { print $1 }' "$TMP/stmts")
+"$SL" -q --precise-only --at "main:$s1" --var rdi "$t.twpp" >"$TMP/st" 2>&1
+check_eq "rdi at (1): only the criterion's line (its value comes from the startup)" "  main:$s1  1 of 1" \
+  "$(grep '^  ' "$TMP/st")"
+"$SL" -q --precise-only --startup --at "main:$s1" --var rdi "$t.twpp" >"$TMP/st" 2>&1
+check "rdi at (1) with --startup: libc's start code is in it" grep -q '^  (below main):' "$TMP/st"
+
 # bad input: one line, status 1 (2 for usage)
 bad() {
   local what=$1 rc=$2 pattern=$3; shift 3

@@ -34,6 +34,8 @@ for s in linked_list binary_tree struct_array; do
   objrel_fields "$t" 1 >"$TMP/$s.objrel"
   check "$s: --stack --expand equals trace-objrel's fields with stack ($(wc -l <"$TMP/$s.objrel"))" \
     cmp -s "$TMP/$s.whomp" "$TMP/$s.objrel"
+  check "$s: --threads=1 prints the same sizes as two threads" \
+    cmp -s <("$WHOMP" -q --threads=1 --vertical "$t") <("$WHOMP" -q --threads=2 --vertical "$t")
   kept=$("$WHOMP" -q "$t" | awk '/^accesses/ { print $2 }')
   check_eq "$s: accesses kept = lines" "$(objrel_fields "$t" "" | wc -l)" "$kept"
 done

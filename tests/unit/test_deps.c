@@ -204,6 +204,71 @@ static void exact_strides(void **state)
     stride_free(p);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* An irregular instruction: 60000 steps, most of distinct strides of both
+ * signs and every size (the log, its compactions and its radix sort), a
+ * few strides repeating in cycles of five (more than the tallies at hand),
+ * and two tied winners; and a second instruction whose steps alternate
+ * between the two ends of the 64-bit range. Checked against sorting the
+ * steps. */
+static void many_strides(void **state)
+{
+    (void)state;
+    enum { N = 60001 };
+    stride_prof *p = stride_new();
+    int64_t *steps = malloc((N - 1) * sizeof *steps);
+    assert_non_null(steps);
+    uint64_t off = 1ULL << 40, r = 99;
+    for (uint64_t i = 0; i < N; i++) {
+        assert_int_equal(stride_access(p, 0, 0, 0, off), 0);
+        int64_t d;
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        if (i % 7 == 0)
+            d = (i / 7) % 2 ? -40 : 24;         /* tied: 4286 each */
+        else if (i % 7 == 1)
+            d = (int64_t)(i % 5) * 8 - 16;      /* five strides, cycling */
+        else {                                  /* |d| >= 4096: no tie broken */
+            d = 4096 + (int64_t)((r >> 24) >> (r % 30));
+            d = r & 1 ? -d : d;
+        }
+        if (i + 1 < N)
+            steps[i] = d;
+        off += (uint64_t)d;
+    }
+    for (uint64_t i = 0; i < 5000; i++)
+        assert_int_equal(stride_access(p, 1, 0, 0, i % 2 ? (uint64_t)INT64_MAX : 1), 0);
+    stride_info *s;
+    uint32_t n;
+    assert_int_equal(stride_results(p, &s, &n), 0);
+    qsort(steps, N - 1, sizeof *steps, cmp_i64);
+    uint64_t best = 0;
+    int64_t best_stride = 0;
+    for (size_t i = 0, j; i < N - 1; i = j) {
+        for (j = i; j < N - 1 && steps[j] == steps[i]; j++)
+            ;
+        if (j - i > best) {
+            best = j - i;
+            best_stride = steps[i];
+        }
+    }
+    const stride_info *x = info_of(s, n, 0);
+    assert_int_equal(x->steps, N - 1);
+    assert_int_equal(x->hits, best);
+    assert_int_equal(x->stride, best_stride);
+    assert_int_equal(x->stride, -40);           /* the smaller of the tie */
+    x = info_of(s, n, 1);
+    assert_int_equal(x->hits, 2500);            /* INT64_MAX - 1 up */
+    assert_int_equal(x->stride, INT64_MAX - 1);
+    free(s);
+    free(steps);
+    stride_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +278,7 @@ int main(void)
         cmocka_unit_test(first_byte_rule),
         cmocka_unit_test(shadow_pages),
         cmocka_unit_test(exact_strides),
+        cmocka_unit_test(many_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

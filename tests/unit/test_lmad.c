@@ -1,8 +1,8 @@
 /*
  * test_lmad.c: the LMAD compressor of LEAP: the paper's offset example,
  * how a single point fixes the stride, the cap and the summary of what is
- * past it (min, max, granularity, count), and (object, offset, time)
- * streams of three dimensions.
+ * past it (min, max, granularity, count), (object, offset, time)
+ * streams of three dimensions, and loop nests folded into outer levels.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,10 +153,20 @@ static void three_dimensions(void **state)
         assert_int_equal(l->start[2], i * 24);
         assert_int_equal(l->stride[2], 3);
     }
-    /* A point equal in object and offset but late in time breaks it. */
+    /* A point equal in object and offset but late in time breaks it; the
+     * second row, now finished, repeats the first one object and 24 time
+     * units further: they fold into one LMAD with an outer level. */
     int64_t late[3] = { 1, 64, t + 10 };
     assert_int_equal(lmad_add(&s, late), 0);
-    assert_int_equal(s.n, 3);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.lmads[0].nouter, 1);
+    assert_int_equal(s.lmads[0].outer[0].count, 2);
+    assert_int_equal(s.lmads[0].outer[0].stride[0], 1);
+    assert_int_equal(s.lmads[0].outer[0].stride[1], 0);
+    assert_int_equal(s.lmads[0].outer[0].stride[2], 24);
+    assert_int_equal(lmad_points(&s.lmads[0]), 16);
+    assert_int_equal(s.lmads[1].count, 1);
+    assert_int_equal(s.lmads[1].start[2], t + 10);
     /* Summaries are per dimension. */
     lmad_stream_free(&s);
     lmad_stream_init(&s, 3, 1);
@@ -174,6 +184,104 @@ static void three_dimensions(void **state)
     assert_int_equal(s.over.max[1], 24);
     assert_int_equal(s.over.gran[1], 12);
     assert_int_equal(s.over.gran[2], 2);
+    lmad_stream_free(&s);
+}
+
+/* The point of a 4-deep nest: sweep w, plane i, row j, column k of a
+ * 4-byte grid with a border (rows of 8 columns, 6 used; planes of 6 rows,
+ * 5 used), 10 accesses between sweeps. */
+static void nest_point(int64_t w, int64_t i, int64_t j, int64_t k, int64_t *p)
+{
+    p[0] = 7;                                   /* one object */
+    p[1] = 4 * ((i * 6 + j) * 8 + k);
+    p[2] = w * (4 * 5 * 6 + 10) + (i * 5 + j) * 6 + k;
+}
+
+/* A loop nest is one LMAD: each finished row folds into the rows before
+ * it, each finished plane into the planes, each sweep into the sweeps;
+ * every point comes back from its index, and the time queries agree with
+ * counting. */
+static void loop_nest(void **state)
+{
+    (void)state;
+    lmad_stream s;
+    lmad_stream_init(&s, 3, 0);
+    int64_t p[3];
+    for (int64_t w = 0; w < 3; w++)
+        for (int64_t i = 0; i < 4; i++)
+            for (int64_t j = 0; j < 5; j++)
+                for (int64_t k = 0; k < 6; k++) {
+                    nest_point(w, i, j, k, p);
+                    assert_int_equal(lmad_add(&s, p), 0);
+                }
+    /* Until the stream ends, the last sweep's last plane and last row
+     * stand alone (the planes before it folded into a 2-level LMAD, then
+     * into the sweeps before when it was done). */
+    assert_int_equal(s.n, 4);
+    assert_int_equal(s.lmads[1].nouter, 2);
+    assert_int_equal(s.lmads[2].nouter, 1);
+    assert_int_equal(s.lmads[3].nouter, 0);
+    lmad_finish(&s);
+    assert_int_equal(s.n, 1);
+    const lmad *l = &s.lmads[0];
+    assert_int_equal(l->count, 6);
+    assert_int_equal(l->nouter, 3);
+    assert_int_equal(l->outer[0].count, 5);
+    assert_int_equal(l->outer[0].stride[1], 32);
+    assert_int_equal(l->outer[0].stride[2], 6);
+    assert_int_equal(l->outer[1].count, 4);
+    assert_int_equal(l->outer[1].stride[1], 192);
+    assert_int_equal(l->outer[1].stride[2], 30);
+    assert_int_equal(l->outer[2].count, 3);
+    assert_int_equal(l->outer[2].stride[1], 0);
+    assert_int_equal(l->outer[2].stride[2], 130);
+    assert_int_equal(lmad_points(l), 360);
+    assert_int_equal(lmad_captured(&s), 360);
+    uint64_t idx = 0;
+    for (int64_t w = 0; w < 3; w++)
+        for (int64_t i = 0; i < 4; i++)
+            for (int64_t j = 0; j < 5; j++)
+                for (int64_t k = 0; k < 6; k++, idx++) {
+                    int64_t q[3];
+                    nest_point(w, i, j, k, p);
+                    lmad_point(l, 3, idx, q);
+                    assert_int_equal(q[1], p[1]);
+                    assert_int_equal(q[2], p[2]);
+                    /* idx points have a time below this one's */
+                    assert_int_equal(lmad_points_before(l, 2, p[2]), idx);
+                    assert_int_equal(lmad_points_before(l, 2, p[2] + 1), idx + 1);
+                }
+    assert_int_equal(lmad_points_before(l, 2, INT64_MAX), 360);
+    assert_int_equal(lmad_points_before(l, 2, 0), 0);
+    /* Between sweeps, in the gap of 10: the whole first sweep. */
+    assert_int_equal(lmad_points_before(l, 2, 125), 120);
+    int64_t lo, hi;
+    lmad_extent(l, 1, l->nouter + 1, &lo, &hi);
+    assert_int_equal(lo, 0);
+    assert_int_equal(hi, 4 * ((3 * 6 + 4) * 8 + 5));
+    lmad_extent(l, 1, 1, &lo, &hi);             /* one row */
+    assert_int_equal(hi, 20);
+    assert_int_equal(lmad_last(l, 2), 2 * 130 + 119);
+    lmad_stream_free(&s);
+
+    /* A fifth loop has no level left: two 4-level LMADs. */
+    lmad_stream_init(&s, 3, 0);
+    int64_t t = 0;
+    for (int v = 0; v < 2; v++)
+        for (int w = 0; w < 2; w++)
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++) {
+                    for (int k = 0; k < 3; k++) {
+                        int64_t q[3] = { 0, 8 * k + 100 * j + 1000 * i + 10000 * v, t++ };
+                        assert_int_equal(lmad_add(&s, q), 0);
+                    }
+                    t += 1 + j;     /* gaps repeat with the rows */
+                }
+    lmad_finish(&s);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.lmads[0].nouter, 3);
+    assert_int_equal(s.lmads[1].nouter, 3);
+    assert_int_equal(lmad_points(&s.lmads[0]) + lmad_points(&s.lmads[1]), 48);
     lmad_stream_free(&s);
 }
 
@@ -210,6 +318,13 @@ static void runs_as_points(void **state)
         assert_int_equal(a.n, b.n);
         for (uint32_t i = 0; i < a.n; i++) {
             assert_int_equal(a.lmads[i].count, b.lmads[i].count);
+            assert_int_equal(a.lmads[i].nouter, b.lmads[i].nouter);
+            for (uint32_t j = 0; j < a.lmads[i].nouter; j++) {
+                assert_int_equal(a.lmads[i].outer[j].count, b.lmads[i].outer[j].count);
+                for (int d = 0; d < 3; d++)
+                    assert_int_equal(a.lmads[i].outer[j].stride[d],
+                                     b.lmads[i].outer[j].stride[d]);
+            }
             for (int d = 0; d < 3; d++) {
                 assert_int_equal(a.lmads[i].start[d], b.lmads[i].start[d]);
                 if (a.lmads[i].count > 1)
@@ -235,6 +350,7 @@ int main(void)
         cmocka_unit_test(stride_rules),
         cmocka_unit_test(cap_and_summary),
         cmocka_unit_test(three_dimensions),
+        cmocka_unit_test(loop_nest),
         cmocka_unit_test(runs_as_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

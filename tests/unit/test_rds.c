@@ -4,8 +4,8 @@
  * instances, the array's edges queued forever), a list built by
  * prepending (every edge backward), mutually recursive sites (queued edges
  * revisited when the SCC forms), overwritten fields and the RSF, frees,
- * traversal patterns, self-pointers; and the field map against a plain
- * array on random insertions and deletions.
+ * traversal patterns, self-pointers, a node with many pointer fields; and
+ * the field map against a plain array on random insertions and deletions.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -298,6 +298,53 @@ static void test_rsf_definition(void **state)
 }
 
 /* The field map against a plain array of small keys. */
+/* A node holding many pointer fields (an array of pointers) goes from its
+ * out-list to the field map past NODE_LIST_MAX edges: random stores over
+ * 40 fields (an offset 2^32 further naming the same field, as the map's
+ * keys do) against a plain array, then the node freed and its record
+ * reused with a few fields. */
+static void test_many_fields(void **state)
+{
+    (void)state;
+    rds *p = rds_new(RDS_DEFAULT_THRESHOLD);
+    uint32_t src = rds_node_new(p, 0, 1), dst[12];
+    for (int i = 0; i < 12; i++)
+        dst[i] = rds_node_new(p, 1, 2 + (uint64_t)i);
+    int cur[40];
+    for (int f = 0; f < 40; f++)
+        cur[f] = -1;
+    uint64_t seed = 7, added = 0, removed = 0, live = 0;
+    for (int step = 0; step < 3000; step++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int f = (int)((seed >> 33) % 40), d = (int)((seed >> 45) % 13);
+        uint64_t off = 8 * (uint64_t)f + ((seed >> 20) & 1 ? 1ull << 32 : 0);
+        uint32_t to = d == 12 ? RDS_NONE : dst[d];
+        assert_int_equal(rds_store(p, src, off, to, 1, 10 + (uint64_t)step), 0);
+        if (cur[f] != (d == 12 ? -1 : d)) {
+            removed += cur[f] != -1;
+            live -= cur[f] != -1;
+            added += d != 12;
+            live += d != 12;
+            cur[f] = d == 12 ? -1 : d;
+        }
+        assert_int_equal(rds_get_stats(p)->edges_added, added);
+        assert_int_equal(rds_get_stats(p)->edges_removed, removed);
+        assert_int_equal(rds_get_stats(p)->live_edges, live);
+    }
+    assert_true(live > 8);   /* the map was used */
+    assert_int_equal(rds_node_delete(p, src, 0, 5000), 0);
+    assert_int_equal(rds_get_stats(p)->live_edges, 0);
+    uint32_t again = rds_node_new(p, 0, 5001);
+    assert_int_equal(again, src);   /* in no instance: reused at once */
+    assert_int_equal(rds_store(p, again, 0, dst[0], 1, 5002), 0);
+    assert_int_equal(rds_store(p, again, 8, dst[1], 1, 5003), 0);
+    assert_int_equal(rds_store(p, again, 0, dst[2], 1, 5004), 0);
+    assert_int_equal(rds_get_stats(p)->live_edges, 2);
+    assert_int_equal(rds_get_stats(p)->edges_removed, removed + live + 1);
+    assert_int_equal(rds_finish(p), 0);
+    rds_free(p);
+}
+
 static void test_fieldmap_random(void **state)
 {
     (void)state;
@@ -343,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_breadth_and_self),
         cmocka_unit_test(test_recycle),
         cmocka_unit_test(test_rsf_definition),
+        cmocka_unit_test(test_many_fields),
         cmocka_unit_test(test_fieldmap_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,9 +82,12 @@ static void summarise_run(lmad_summary *o, uint32_t ndims, const int64_t *p,
     o->count += n - 2;
 }
 
-/* 1 when p continues l (see lmad.h); fixes the stride of a single point. */
+/* 1 when p continues l (see lmad.h); fixes the stride of a single point.
+ * A folded LMAD is never continued: its shape is fixed. */
 static int extends(lmad *l, uint32_t ndims, const int64_t *p)
 {
+    if (l->nouter)
+        return 0;
     if (l->count == 1) {
         for (uint32_t d = 0; d < ndims; d++)
             l->stride[d] = (int64_t)((uint64_t)p[d] - (uint64_t)l->start[d]);
@@ -94,6 +97,62 @@ static int extends(lmad *l, uint32_t ndims, const int64_t *p)
         if (lmad_at(l, d, l->count) != p[d])
             return 0;
     return 1;
+}
+
+/* 1 when a and b have the same innermost level and the same first nouter
+ * outer levels. */
+static int same_shape(const lmad *a, const lmad *b, uint32_t ndims,
+                      uint32_t nouter)
+{
+    if (a->count != b->count)
+        return 0;
+    for (uint32_t d = 0; d < ndims; d++)
+        if (a->stride[d] != b->stride[d])
+            return 0;
+    for (uint32_t j = 0; j < nouter; j++) {
+        if (a->outer[j].count != b->outer[j].count)
+            return 0;
+        for (uint32_t d = 0; d < ndims; d++)
+            if (a->outer[j].stride[d] != b->outer[j].stride[d])
+                return 0;
+    }
+    return 1;
+}
+
+/* Folds the finished LMAD b into a, the one before it, when b repeats a's
+ * shape (see lmad.h): 1 when folded. */
+static int fold(lmad *a, const lmad *b, uint32_t ndims)
+{
+    if (b->count < 2 || !same_shape(a, b, ndims, b->nouter))
+        return 0;
+    if (a->nouter == b->nouter + 1) {       /* b is the top level's next copy */
+        lmad_level *top = &a->outer[b->nouter];
+        for (uint32_t d = 0; d < ndims; d++)
+            if ((int64_t)((uint64_t)a->start[d] + top->count * (uint64_t)top->stride[d]) !=
+                b->start[d])
+                return 0;
+        top->count++;
+        return 1;
+    }
+    if (a->nouter != b->nouter || a->nouter == LMAD_MAX_OUTER)
+        return 0;
+    lmad_level *top = &a->outer[a->nouter++];   /* a new level: a, b */
+    for (uint32_t d = 0; d < ndims; d++)
+        top->stride[d] = (int64_t)((uint64_t)b->start[d] - (uint64_t)a->start[d]);
+    top->count = 2;
+    return 1;
+}
+
+/* The last LMAD is finished: fold it, and what it completes, backwards. */
+static void fold_tail(lmad_stream *s)
+{
+    while (s->n >= 2 && fold(&s->lmads[s->n - 2], &s->lmads[s->n - 1], s->ndims))
+        s->n--;
+}
+
+void lmad_finish(lmad_stream *s)
+{
+    fold_tail(s);
 }
 
 int lmad_add(lmad_stream *s, const int64_t *point)
@@ -106,6 +165,7 @@ int lmad_add(lmad_stream *s, const int64_t *point)
         s->lmads[s->n - 1].count++;
         return 0;
     }
+    fold_tail(s);
     if (s->n == s->max) {
         summarise(&s->over, s->ndims, point);
         return 0;
@@ -115,9 +175,11 @@ int lmad_add(lmad_stream *s, const int64_t *point)
         return -1;
     }
     lmad *l = &s->lmads[s->n++];
-    memset(l, 0, sizeof *l);
+    /* Only what a one-point LMAD uses (the slot may hold a folded one). */
     memcpy(l->start, point, s->ndims * sizeof *point);
+    memset(l->stride, 0, s->ndims * sizeof *l->stride);
     l->count = 1;
+    l->nouter = 0;
     return 0;
 }
 
@@ -150,11 +212,88 @@ int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
     return 0;
 }
 
+uint64_t lmad_points(const lmad *l)
+{
+    uint64_t n = l->count;
+    for (uint32_t j = 0; j < l->nouter; j++)
+        n *= l->outer[j].count;
+    return n;
+}
+
+void lmad_point(const lmad *l, uint32_t ndims, uint64_t idx, int64_t *p)
+{
+    uint64_t k = idx % l->count;
+    idx /= l->count;
+    for (uint32_t d = 0; d < ndims; d++)
+        p[d] = lmad_at(l, d, k);
+    for (uint32_t j = 0; j < l->nouter; j++) {
+        k = idx % l->outer[j].count;
+        idx /= l->outer[j].count;
+        for (uint32_t d = 0; d < ndims; d++)
+            p[d] = (int64_t)((uint64_t)p[d] + k * (uint64_t)l->outer[j].stride[d]);
+    }
+}
+
+void lmad_extent(const lmad *l, uint32_t d, uint32_t levels, int64_t *min,
+                 int64_t *max)
+{
+    int64_t lo = l->start[d], hi = l->start[d];
+    for (uint32_t j = 0; j < levels && j <= l->nouter; j++) {
+        int64_t stride = j ? l->outer[j - 1].stride[d] : l->stride[d];
+        uint64_t count = j ? l->outer[j - 1].count : l->count;
+        int64_t span = (int64_t)((count - 1) * (uint64_t)stride);
+        if (span < 0)
+            lo += span;
+        else
+            hi += span;
+    }
+    *min = lo;
+    *max = hi;
+}
+
+int64_t lmad_last(const lmad *l, uint32_t d)
+{
+    int64_t v = lmad_at(l, d, l->count - 1);
+    for (uint32_t j = 0; j < l->nouter; j++)
+        v = (int64_t)((uint64_t)v + (l->outer[j].count - 1) * (uint64_t)l->outer[j].stride[d]);
+    return v;
+}
+
+/* How many of count copies, the first at base and each stride further (a
+ * growing dimension), start before v. */
+static uint64_t started_before(int64_t base, int64_t stride, uint64_t count, int64_t v)
+{
+    if (base >= v)
+        return 0;
+    if (stride <= 0)
+        return count;
+    uint64_t k = (uint64_t)(v - base - 1) / (uint64_t)stride + 1;
+    return k < count ? k : count;
+}
+
+uint64_t lmad_points_before(const lmad *l, uint32_t d, int64_t v)
+{
+    uint64_t before = 0, inner = lmad_points(l);
+    int64_t base = l->start[d];
+    for (uint32_t j = l->nouter; j > 0; j--) {  /* outermost first */
+        const lmad_level *L = &l->outer[j - 1];
+        inner /= L->count;
+        uint64_t k = started_before(base, L->stride[d], L->count, v);
+        if (k == 0)
+            return before;
+        /* Copies 0 .. k-2 lie wholly before copy k-1, which starts
+         * before v: only the last one is cut. */
+        before += (k - 1) * inner;
+        base = (int64_t)((uint64_t)base + (k - 1) * (uint64_t)L->stride[d]);
+    }
+    return before + started_before(base, l->stride[d], l->count, v);
+}
+
 uint64_t lmad_captured(const lmad_stream *s)
 {
     uint64_t c = 0;
     for (uint32_t i = 0; i < s->n; i++)
-        c += s->lmads[i].count;
+        c += lmad_points(&s->lmads[i]);
     return c;
 }
 

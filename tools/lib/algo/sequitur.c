@@ -6,7 +6,7 @@
  * so appending a symbol allocates nothing once the pool has grown. The
  * digram table maps a pair of adjacent symbol values to the node that
  * starts its one occurrence; it is open addressing with linear probing and
- * deletion by backward shift (no tombstones), doubled when half full, so
+ * deletion by backward shift (no tombstones), doubled when 3/4 full, so
  * probes stay short however long the input runs.
  *
  * The steps (check, substitute, expand, join) follow the original C++
@@ -49,6 +49,29 @@ static inline uint64_t val_of(const sequitur *b, uint32_t n) { return b->nodes[n
 
 /* ---- node pool and rule table --------------------------------------------- */
 
+/* Doubles the node pool. Unlike ARRAY_FIT it does not zero the new half:
+ * every node is written when handed out, and a large pool's untouched tail
+ * then stays out of the resident set (realloc moves a large block's pages
+ * without touching them), so a pool costs the nodes used, not twice that. */
+static int pool_grow(sequitur *b)
+{
+    size_t cap = b->node_cap ? b->node_cap * 2 : 1024;
+    if (cap > (size_t)UINT32_MAX + 1)
+        cap = (size_t)UINT32_MAX + 1;
+    size_t words = cap / 64, old_words = b->node_cap / 64;
+    uint64_t *bits = realloc(b->recorded, words * sizeof *bits);
+    if (!bits)
+        return -1;
+    memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
+    b->recorded = bits;
+    sq_node *n = realloc(b->nodes, cap * sizeof *n);
+    if (!n)
+        return -1;
+    b->nodes = n;
+    b->node_cap = cap;
+    return 0;
+}
+
 /* A node from the free list or the end of the pool; NIL when out of memory
  * (or past 2^32 nodes). Links start as NIL, like a fresh C++ symbol. */
 static uint32_t node_new(sequitur *b, uint64_t val)
@@ -57,7 +80,7 @@ static uint32_t node_new(sequitur *b, uint64_t val)
     if (n != NIL) {
         b->node_free = b->nodes[n].next;
     } else {
-        if (b->node_top == UINT32_MAX || ARRAY_FIT(b->nodes, b->node_cap, b->node_top + 1) < 0)
+        if (b->node_top == UINT32_MAX || (b->node_top >= b->node_cap && pool_grow(b) < 0))
             return NIL;
         n = b->node_top++;
     }
@@ -112,6 +135,24 @@ static void rule_release(sequitur *b, uint32_t r)
 
 /* ---- the digram table ----------------------------------------------------- */
 
+/* Whether some table slot names node n (sq_internal.h: recorded). Kept
+ * exact, so that forgetting the digram at a node the table does not name
+ * costs no probe: a third of the table's probes on a large grammar. */
+static inline int is_recorded(const sequitur *b, uint32_t n)
+{
+    return (int)(b->recorded[n >> 6] >> (n & 63) & 1);
+}
+
+static inline void set_recorded(sequitur *b, uint32_t n)
+{
+    b->recorded[n >> 6] |= UINT64_C(1) << (n & 63);
+}
+
+static inline void clear_recorded(sequitur *b, uint32_t n)
+{
+    b->recorded[n >> 6] &= ~(UINT64_C(1) << (n & 63));
+}
+
 static inline uint64_t digram_hash(uint64_t one, uint64_t two)
 {
     /* Both halves multiplied, then folded: the slot index takes low bits,
@@ -138,6 +179,15 @@ static inline __attribute__((always_inline)) size_t table_find(const sequitur *b
         }
         i = (i + 1) & b->table_mask;
     }
+}
+
+/* The table is doubled when three quarters full: it then stays between
+ * 3/8 and 3/4 full, where linear probes are still short (they mostly stay in
+ * the slot's cache line, and the stored hashes spare reading nodes), at 2/3
+ * of the memory a half-full limit takes. */
+static inline int table_full(const sequitur *b)
+{
+    return (b->table_used + 1) * 4 > (b->table_mask + 1) * 3;
 }
 
 /* Doubles the table; the stored hashes place every entry again. */
@@ -167,6 +217,7 @@ static int table_grow(sequitur *b)
 static void table_delete_slot(sequitur *b, size_t i)
 {
     size_t mask = b->table_mask, j = i;
+    clear_recorded(b, b->table[i].node);
     for (;;) {
         j = (j + 1) & mask;
         if (b->table[j].node == NIL)
@@ -197,7 +248,7 @@ static void digram_set(sequitur *b, uint32_t n)
 {
     if (b->failed)
         return;
-    if ((b->table_used + 1) * 2 > b->table_mask + 1 && table_grow(b) < 0) {
+    if (table_full(b) && table_grow(b) < 0) {
         b->failed = 1;
         return;
     }
@@ -206,13 +257,18 @@ static void digram_set(sequitur *b, uint32_t n)
     size_t i = table_find(b, one, two, h);
     if (b->table[i].node == NIL)
         b->table_used++;
+    else
+        clear_recorded(b, b->table[i].node);
     b->table[i] = (sq_slot){ .node = n, .hash = h };
+    set_recorded(b, n);
 }
 
 /* The original's delete_digram(): forgets the digram starting at n if the
  * table records it at n. */
 static inline __attribute__((always_inline)) void digram_forget(sequitur *b, uint32_t n)
 {
+    if (!is_recorded(b, n))
+        return;                 /* no slot names n: nothing to forget */
     uint32_t nx = next_of(b, n);
     if (is_guard(b, n) || is_guard(b, nx))
         return;
@@ -355,7 +411,7 @@ static int check(sequitur *b, uint32_t s)
     uint32_t n = next_of(b, s);
     if (b->failed || is_guard(b, s) || is_guard(b, n))
         return 0;
-    if ((b->table_used + 1) * 2 > b->table_mask + 1 && table_grow(b) < 0) {
+    if (table_full(b) && table_grow(b) < 0) {
         b->failed = 1;
         return 0;
     }
@@ -366,6 +422,7 @@ static int check(sequitur *b, uint32_t s)
     uint32_t x = b->table[slot].node;
     if (x == NIL) {
         b->table[slot] = (sq_slot){ .node = s, .hash = h };
+        set_recorded(b, s);
         b->table_used++;
         return 0;
     }
@@ -405,6 +462,7 @@ void sq_free(sequitur *b)
     if (!b)
         return;
     free(b->nodes);
+    free(b->recorded);
     free(b->rules);
     free(b->table);
     free(b);
@@ -478,7 +536,8 @@ void sq_builder_stats(sequitur *b, sq_stats *s)
     s->rules = b->live_rules;
     s->symbols = b->symbols;
     s->table_bytes = (uint64_t)(b->table_mask + 1) * sizeof *b->table;
-    s->bytes = (uint64_t)b->node_cap * sizeof *b->nodes +
+    /* nodes past node_top were never touched: not resident (pool_grow) */
+    s->bytes = (uint64_t)b->node_top * sizeof *b->nodes +
                (uint64_t)b->rule_cap * sizeof *b->rules + s->table_bytes;
 }
 
@@ -541,7 +600,15 @@ static int check_digrams(const sequitur *b, char *why, size_t whylen)
         if (n != NIL && (val_of(b, n) == FREED_VAL || is_guard(b, n) ||
                          is_guard(b, next_of(b, n))))
             FAIL("table slot %zu records a dead digram at node %u", i, n);
+        if (n != NIL && !is_recorded(b, n))
+            FAIL("table slot %zu names node %u, whose recorded bit is clear", i, n);
     }
+    /* as many bits as used slots: no node named twice, no stale bit */
+    size_t bits = 0;
+    for (size_t w = 0; w < b->node_cap / 64; w++)
+        bits += (size_t)__builtin_popcountll(b->recorded[w]);
+    if (bits != b->table_used)
+        FAIL("%zu recorded bits for %zu table entries", bits, b->table_used);
     return 0;
 }
 

@@ -109,7 +109,7 @@ typedef struct sq_iter sq_iter;
 typedef struct sq_stats {
     uint32_t rules;             /* rule 0 included */
     uint64_t symbols;           /* symbols on all right-hand sides */
-    uint64_t bytes;             /* builder: bytes allocated (pool, rules,
+    uint64_t bytes;             /* builder: bytes in use (nodes handed out, rules,
                                    digram table); grammar: serialised size */
     uint64_t table_bytes;       /* builder: of which the digram table */
 } sq_stats;

@@ -51,6 +51,8 @@ struct sequitur {
     uint32_t live_rules;
     uint64_t symbols;           /* live body symbols (guards excluded) */
     uint64_t input_length;
+    uint64_t *recorded;         /* bit n set: a table slot names node n
+                                   (node_cap bits) */
     sq_slot *table;             /* the digram table, table_mask + 1 slots */
     size_t table_mask;
     size_t table_used;

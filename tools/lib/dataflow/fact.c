@@ -44,11 +44,18 @@ static int named(uint32_t g, const twpp_point *pt, int64_t point, uint64_t insn)
     return point >= 0 ? (int64_t)g == point : pt->insn_addr == insn;
 }
 
-/* Records point pt's effect in its symbol's summary (points come in
- * access order within a symbol, so the last one set wins). */
+/* Records point pt's effect in its symbol's summaries (points come in
+ * access order within a symbol, so the last one set wins): the function's
+ * own, and the one over every function. */
 static int set_effect(df_spec *d, const twpp_point *pt, df_effect e)
 {
     int added;
+    void **all = u64map_slot_of(&d->effect_all, (uint64_t)pt->fn << 32 | pt->symbol, &added);
+    if (!all)
+        return -1;
+    *all = (void *)(uintptr_t)e;
+    if (pt->fn != d->fn)
+        return 0;
     void **v = u64map_slot_of(&d->effect_of, pt->symbol, &added);
     if (!v)
         return -1;
@@ -81,10 +88,8 @@ static int collect(df_spec *d, const twpp_file *f, int written_by, int64_t sp, u
         const twpp_point *pt = twpp_file_point(f, g);
         if (!pt->single || !same_granule(pt->addr, pt->size, d->addr, d->size))
             continue;
-        if (pt->fn != d->fn)
-            d->elsewhere++;
-        else
-            order[k++] = g;
+        d->elsewhere += pt->fn != d->fn;
+        order[k++] = g;
     }
     sort_file = f;
     qsort(order, k, sizeof *order, by_access);
@@ -98,8 +103,9 @@ static int collect(df_spec *d, const twpp_file *f, int written_by, int64_t sp, u
             e = DF_GEN;                 /* a load of X: its value is in a register */
         if (e == DF_NONE)
             continue;
-        d->gens += e == DF_GEN;
-        d->kills += e == DF_KILL;
+        d->gens += e == DF_GEN && pt->fn == d->fn;
+        d->kills += e == DF_KILL && pt->fn == d->fn;
+        d->gens_all += e == DF_GEN;
         rc = set_effect(d, pt, e);
     }
     free(order);
@@ -157,15 +163,21 @@ int df_spec_parse(df_spec *d, const twpp_file *f, uint32_t fn, const char *spec,
     else
         snprintf(d->text, sizeof d->text, "load %s redundant: 0x%" PRIx64 " (%u bytes) loaded, "
                  "not stored since", spec + 10, d->addr, d->size);
-    if (written_by && !d->gens)
-        return snprintf(err, errlen, "%s: no single-address store of %s writes 0x%" PRIx64
-                        " in this function", spec, s, d->addr), -1;
+    if (written_by && !d->gens_all)
+        return snprintf(err, errlen, "%s: no single-address store of %s writes 0x%" PRIx64,
+                        spec, s, d->addr), -1;
     return 0;
 }
 
 void df_spec_free(df_spec *d)
 {
     u64map_free(&d->effect_of);
+    u64map_free(&d->effect_all);
+}
+
+df_effect df_spec_effect(const df_spec *d, uint32_t fn, uint32_t symbol)
+{
+    return (df_effect)(uintptr_t)u64map_get(&d->effect_all, (uint64_t)fn << 32 | symbol);
 }
 
 df_effect df_spec_symbol(const df_spec *d, uint32_t symbol)

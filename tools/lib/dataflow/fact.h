@@ -13,10 +13,10 @@
  *               load of X generates it (the value is in a register), a
  *               store to X kills it.
  *
- * Only the function's own accesses are looked at: calls are transparent
- * (the dissertation's intraprocedural paths); the fact says how many
- * points on X lie in other functions, whose effect through calls is then
- * not counted.
+ * By default only the function's own accesses are looked at: calls are
+ * transparent, and the fact says how many points on X lie in other
+ * functions. With calls followed (calls.h) every function's accesses
+ * count, through the calls that run them.
  */
 #ifndef MEMREC_DATAFLOW_FACT_H
 #define MEMREC_DATAFLOW_FACT_H
@@ -34,8 +34,10 @@ typedef struct df_spec {
     uint64_t addr;              /* X */
     uint32_t size;              /* bytes of X */
     uint32_t gens, kills;       /* points of fn that generate / kill */
+    uint32_t gens_all;          /* generating points in any function */
     uint32_t elsewhere;         /* points on X in other functions */
     u64map effect_of;           /* fn's symbol -> its last effect (df_effect), when not none */
+    u64map effect_all;          /* any function's (fn << 32 | symbol) -> the same */
     char text[256];             /* the fact in words */
 } df_spec;
 
@@ -48,5 +50,8 @@ void df_spec_free(df_spec *d);
 
 /* The effect of one symbol of the function (DF_NONE, DF_GEN, DF_KILL). */
 df_effect df_spec_symbol(const df_spec *d, uint32_t symbol);
+
+/* The effect of a symbol of any function fn (for calls followed). */
+df_effect df_spec_effect(const df_spec *d, uint32_t fn, uint32_t symbol);
 
 #endif

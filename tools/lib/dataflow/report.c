@@ -131,12 +131,13 @@ int df_print_function(FILE *out, const twpp_file *f, uint32_t fi, char *err, siz
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0; }
 
 int df_print_answer(FILE *out, const twpp_model *m, const df_spec *d, const char *at,
-                    const df_result *r, int check, double ms)
+                    const df_result *r, int check, int calls, double ms)
 {
     fprintf(out, "fact: %s\n", d->text);
     fprintf(out, "in %s: %" PRIu32 " generating and %" PRIu32 " killing access points "
-            "(single-address, on its granules); %" PRIu32 " more in other functions, not "
-            "followed through calls\n", m->functions[d->fn].name, d->gens, d->kills, d->elsewhere);
+            "(single-address, on its granules); %" PRIu32 " more in other functions, %s\n",
+            m->functions[d->fn].name, d->gens, d->kills, d->elsewhere,
+            calls ? "followed through calls" : "not followed through calls (--calls)");
     fprintf(out, "just before %s: %" PRIu64 " executions in %" PRIu32 " of %" PRIu32 " paths (%"
             PRIu64 " calls)\n", at, r->executions, r->paths, m->functions[d->fn].npaths,
             m->functions[d->fn].calls);
@@ -147,8 +148,10 @@ int df_print_answer(FILE *out, const twpp_model *m, const df_spec *d, const char
             " pending; %.2f ms with reading the function\n", r->queries, r->steps,
             r->max_vector, ms);
     if (check)
-        fprintf(out, "check (forward walk over the expanded paths): holds %" PRIu64 ", fails %"
-                PRIu64 ", undecided %" PRIu64 ": %s\n", r->check.holds, r->check.fails,
+        fprintf(out, "check (%s): holds %" PRIu64 ", fails %"
+                PRIu64 ", undecided %" PRIu64 ": %s\n",
+                calls ? "every call walked while expanding the program"
+                      : "forward walk over the expanded paths", r->check.holds, r->check.fails,
                 r->check.entry, r->check.holds == r->holds && r->check.fails == r->fails &&
                 r->check.entry == r->entry ? "the same" : "DIFFERENT");
     return ferror(out) ? -1 : 0;

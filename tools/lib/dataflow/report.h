@@ -23,8 +23,9 @@ int df_print_table(FILE *out, const twpp_model *m, const df_table_row *rows,
  * its TWPP+ access points (loaded). */
 int df_print_function(FILE *out, const twpp_file *f, uint32_t fn, char *err, size_t errlen);
 
-/* Prints a query's answer (and the check's, when asked). */
+/* Prints a query's answer (and the check's, when asked; calls: callees
+ * were followed). */
 int df_print_answer(FILE *out, const twpp_model *m, const df_spec *d, const char *at,
-                    const df_result *r, int check, double ms);
+                    const df_result *r, int check, int calls, double ms);
 
 #endif

@@ -58,8 +58,9 @@
 #include <sqlite3.h>
 
 /* The version of sql/schema/NN-*.sql, kept in PRAGMA user_version. Version 2
- * added runs.complete (older files get it on upgrade, NULL: not known). */
-#define PDB_SCHEMA_VERSION 2
+ * added runs.complete (older files get it on upgrade, NULL: not known);
+ * version 3 new tables only (an upgrade creates them). */
+#define PDB_SCHEMA_VERSION 3
 
 typedef struct pdb pdb;
 

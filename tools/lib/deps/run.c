@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "base/array.h"
 #include "base/symbolize.h"
 #include "deps/deps_store.h"
 #include "deps/stride.h"
@@ -20,6 +21,9 @@ struct deps_run {
     deps_pair *pairs;
     uint32_t npairs, nstrides;
     stride_info *stride_results;
+    uint64_t *anchor;           /* per stack serial: 1 + where its window
+                                 * began (0: not seen yet) */
+    size_t cap_anchor;
 };
 
 deps_run *deps_run_new(const mr_reader *r, deps_method method, uint32_t window,
@@ -51,6 +55,7 @@ void deps_run_free(deps_run *d)
         return;
     free(d->pairs);
     free(d->stride_results);
+    free(d->anchor);
     stride_free(d->strides);
     deps_free(d->profiler);
     objrel_free(d->rel);
@@ -68,6 +73,25 @@ static const insn_table *insns_of(const deps_run *d)
     return access_stream_insns(d->rel ? objrel_stream(d->rel) : d->stream);
 }
 
+/* The offset of addr in obj, a stack's from where its window first began,
+ * as trace-leap takes it (leap_feed.c): the window moves as the stack
+ * deepens, and a step between two accesses must be their distance. -1
+ * when out of memory. */
+static int offset_in(deps_run *d, const obj_object *obj, uint64_t addr,
+                     uint64_t *offset)
+{
+    if (obj->group->kind != OBJ_STACK) {
+        *offset = addr - obj->addr;
+        return 0;
+    }
+    if (ARRAY_FIT(d->anchor, d->cap_anchor, obj->serial + 1) < 0)
+        return -1;
+    if (!d->anchor[obj->serial])
+        d->anchor[obj->serial] = obj->addr + 1;
+    *offset = addr - (d->anchor[obj->serial] - 1);
+    return 0;
+}
+
 int deps_run_event(deps_run *d, const mr_event *ev)
 {
     access_exec x;
@@ -81,8 +105,9 @@ int deps_run_event(deps_run *d, const mr_event *ev)
         if (!d->rel)
             continue;
         obj_object *obj = objrel_find(d->rel, &x, i, a->addr);
-        if (stride_access(d->strides, x.insn[i], obj->group->id, obj->serial,
-                          a->addr - obj->addr) < 0)
+        uint64_t off;
+        if (offset_in(d, obj, a->addr, &off) < 0 ||
+            stride_access(d->strides, x.insn[i], obj->group->id, obj->serial, off) < 0)
             return -1;
     }
     d->accesses += x.n;

@@ -3,6 +3,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#include "base/array.h"
 
 #include "deps/shadow.h"
 
@@ -17,22 +20,45 @@ void shadow_init(shadow *s)
     u64map_init(&s->high);
 }
 
+#define CHUNK_BYTES (2u << 20)             /* one huge page */
+#define CHUNK_PAGES (CHUNK_BYTES / (SHADOW_PAGE * sizeof(uint32_t)))
+
+/* A zeroed shadow page from the current chunk (a new one when it is used
+ * up). NULL when out of memory. */
+static uint32_t *new_page(shadow *s)
+{
+    if (!s->chunk_left) {
+        if (ARRAY_FIT(s->chunks, s->cap_chunks, s->nchunks + 1) < 0)
+            return NULL;
+        void *c = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (c == MAP_FAILED)
+            return NULL;
+        madvise(c, CHUNK_BYTES, MADV_HUGEPAGE);     /* a hint: may be refused */
+        s->chunks[s->nchunks++] = c;
+        s->chunk = c;
+        s->chunk_left = CHUNK_PAGES;
+    }
+    uint32_t *p = (uint32_t *)s->chunk;
+    s->chunk += SHADOW_PAGE * sizeof(uint32_t);
+    s->chunk_left--;
+    s->npages++;
+    return p;
+}
+
 void shadow_free(shadow *s)
 {
     for (uint32_t i = 0; s->l1 && i < L1_SIZE; i++) {
         void **l2 = s->l1[i];
         for (uint32_t j = 0; l2 && j < L2_SIZE; j++) {
-            uint32_t **l3 = l2[j];
-            for (uint32_t k = 0; l3 && k < L3_SIZE; k++)
-                free(l3[k]);
-            free(l3);
+            free(l2[j]);        /* the pages are in the chunks */
         }
         free(l2);
     }
     free(s->l1);
-    for (size_t i = 0; i < s->high.cap; i++)
-        if (s->high.slots[i].used)
-            free(s->high.slots[i].value);
+    for (size_t i = 0; i < s->nchunks; i++)
+        munmap(s->chunks[i], CHUNK_BYTES);
+    free(s->chunks);
     u64map_free(&s->high);
     memset(s, 0, sizeof *s);
 }
@@ -53,10 +79,9 @@ static uint32_t *high_page(shadow *s, uint64_t pn, int create)
         return p;
     int added;
     void **slot = u64map_slot_of(&s->high, pn, &added);
-    if (!slot || !(p = calloc(SHADOW_PAGE, sizeof *p)))
+    if (!slot || !(p = new_page(s)))
         return NULL;
     *slot = p;
-    s->npages++;
     return p;
 }
 
@@ -84,11 +109,8 @@ static uint32_t *page_of(shadow *s, uint64_t pn, int create)
     uint32_t **slot = page_slot(s, pn, create);
     if (!slot)
         return NULL;
-    if (!*slot && create) {
-        if (!(*slot = calloc(SHADOW_PAGE, sizeof **slot)))
-            return NULL;
-        s->npages++;
-    }
+    if (!*slot && create && !(*slot = new_page(s)))
+        return NULL;
     if (*slot) {
         s->last_pn = pn + 1;
         s->last_page = *slot;

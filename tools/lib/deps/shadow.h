@@ -6,7 +6,9 @@
  * address (14, 11 and 11 bits: three dependent loads, no hashing; the
  * tables are made as pages appear), with the last page found kept in
  * front. Addresses above 2^48 (none on x86-64 user space) go to a hash.
- * Reading an untouched byte gives 0.
+ * Reading an untouched byte gives 0. Pages are cut from 2 MiB chunks that
+ * the kernel is asked to back with huge pages: a random access then costs
+ * its cache miss, seldom a TLB miss as well.
  */
 #ifndef MEMREC_SHADOW_H
 #define MEMREC_SHADOW_H
@@ -27,6 +29,10 @@ typedef struct shadow {
     uint64_t last_pn;               /* page number + 1 of last_page (0: none) */
     uint32_t *last_page;
     uint64_t npages, table_bytes;   /* for shadow_bytes */
+    char *chunk;                    /* the chunk pages are cut from */
+    uint32_t chunk_left;            /* pages still free in it */
+    void **chunks;                  /* every chunk, to unmap */
+    size_t nchunks, cap_chunks;
 } shadow;
 
 void shadow_init(shadow *s);

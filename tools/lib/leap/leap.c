@@ -17,6 +17,13 @@ struct leap {
     leap_stream *streams;
     size_t cap_streams;
     uint32_t nstreams;
+    uint32_t *stream_at;        /* leap_batch's scratch */
+    size_t cap_stream_at;
+    uint32_t *occurrences;      /* per instruction: its accesses in the
+                                 * batch being added (0 outside leap_batch) */
+    size_t cap_occurrences;
+    int64_t run_start[LEAP_DIMS], run_step[LEAP_DIMS];  /* one_run's answer */
+    uint64_t run_len;
     int failed;
 };
 
@@ -28,6 +35,12 @@ leap *leap_new(uint32_t max_lmads)
     return l;
 }
 
+void leap_finish(leap *l)
+{
+    for (uint32_t i = 0; i < l->nstreams; i++)
+        lmad_finish(&l->streams[i].lmads);
+}
+
 void leap_free(leap *l)
 {
     if (!l)
@@ -35,6 +48,8 @@ void leap_free(leap *l)
     for (uint32_t i = 0; i < l->nstreams; i++)
         lmad_stream_free(&l->streams[i].lmads);
     free(l->streams);
+    free(l->stream_at);
+    free(l->occurrences);
     free(l->insns);
     free(l);
 }
@@ -104,30 +119,159 @@ int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
     return 0;
 }
 
+/* Whether the points of the instruction's occurrences (from first) are one
+ * arithmetic run over all iterations: one stream, offsets and places in
+ * arithmetic progression (delta bytes, dt accesses), and a whole iteration
+ * continuing it (step = m * delta, per_iteration = m * dt); counts never
+ * grow with place, so a partial last iteration only shortens it. Then
+ * l->run_start, run_step and run_len are that run. */
+static int one_run(leap *l, const leap_batch_access *acc, uint32_t n, uint32_t first,
+                   uint32_t per_iteration, const uint32_t *stream)
+{
+    const leap_batch_access *a0 = &acc[first];
+    int64_t delta = 0, dt = 0;
+    uint64_t m = 0, len = 0;
+    const leap_batch_access *prev = NULL;
+    for (uint32_t k = first; k < n; k++) {
+        const leap_batch_access *a = &acc[k];
+        if (a->insn != a0->insn)
+            continue;
+        if (stream[k - first] != stream[0] || a->object != a0->object ||
+            a->step != a0->step)
+            return 0;
+        if (prev) {
+            int64_t d = (int64_t)(a->offset - prev->offset);
+            int64_t e = (int64_t)a->place - (int64_t)prev->place;
+            if (m == 1) {
+                delta = d;
+                dt = e;
+            } else if (d != delta || e != dt) {
+                return 0;
+            }
+        }
+        prev = a;
+        m++;
+        len += a->count;
+    }
+    if (a0->step != (int64_t)m * delta || (int64_t)per_iteration != (int64_t)m * dt)
+        return 0;
+    l->run_start[LEAP_OBJECT] = (int64_t)a0->object;
+    l->run_start[LEAP_OFFSET] = (int64_t)a0->offset;
+    l->run_start[LEAP_TIME] = (int64_t)(l->time + a0->place);
+    l->run_step[LEAP_OBJECT] = 0;
+    l->run_step[LEAP_OFFSET] = delta;
+    l->run_step[LEAP_TIME] = dt;
+    l->run_len = len;
+    return 1;
+}
+
+/* The accesses of an instruction that occurs several times in the body
+ * (a wide move split into pieces, a string instruction): their points go
+ * to the streams one by one in time order, iteration after iteration, the
+ * occurrences of an iteration in place order, as leap_access() would add
+ * them. first: its first occurrence; the later ones come after it. */
+static int repeated_run(leap *l, const leap_batch_access *acc, uint32_t n,
+                        uint32_t first, uint32_t per_iteration)
+{
+    uint64_t most = 0;
+    const uint32_t *stream = l->stream_at + first;  /* leap_batch's lookups */
+    for (uint32_t k = first; k < n; k++)
+        if (acc[k].insn == acc[first].insn && acc[k].count > most)
+            most = acc[k].count;
+    if (one_run(l, acc, n, first, per_iteration, stream))
+        return lmad_add_run(&l->streams[stream[0]].lmads, l->run_start, l->run_step,
+                            l->run_len);
+    /* Iteration by iteration; within one, the occurrences in place order,
+     * those that continue each other in (object, offset, time) as one run
+     * (a wide move's pieces: consecutive bytes at consecutive times), so
+     * the same points as one by one (lmad_add_run), a run at a time. */
+    for (uint64_t j = 0; j < most; j++) {
+        int64_t p[LEAP_DIMS], step[LEAP_DIMS] = { 0, 0, 0 };
+        uint64_t len = 0;
+        uint32_t at = 0;                /* the stream of the run */
+        for (uint32_t k = first; k <= n; k++) {
+            const leap_batch_access *a = k < n ? &acc[k] : NULL;
+            if (a && (a->insn != acc[first].insn || j >= a->count))
+                continue;
+            int64_t q[LEAP_DIMS];
+            if (a) {
+                q[LEAP_OBJECT] = (int64_t)a->object;
+                q[LEAP_OFFSET] = (int64_t)(a->offset + j * (uint64_t)a->step);
+                q[LEAP_TIME] = (int64_t)(l->time + a->place + j * per_iteration);
+            }
+            if (a && len && stream[k - first] == at) {
+                int64_t d[LEAP_DIMS];   /* q's distance from the run's last */
+                for (int x = 0; x < LEAP_DIMS; x++)
+                    d[x] = q[x] - (p[x] + (int64_t)(len - 1) * step[x]);
+                if (len == 1)
+                    memcpy(step, d, sizeof step);
+                if (!memcmp(d, step, sizeof d)) {
+                    len++;
+                    continue;
+                }
+            }
+            if (len && lmad_add_run(&l->streams[at].lmads, p, step, len) < 0)
+                return -1;
+            if (!a)
+                break;
+            memcpy(p, q, sizeof p);
+            memset(step, 0, sizeof step);
+            len = 1;
+            at = stream[k - first];
+        }
+    }
+    return 0;
+}
+
 int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
                uint32_t per_iteration)
 {
     uint64_t total = 0;
+    if (ARRAY_FIT(l->stream_at, l->cap_stream_at, n) < 0) {
+        l->failed = 1;
+        return -1;
+    }
+    /* Streams looked up (made) in place order, as the first iteration's
+     * leap_access() calls would make them; which instructions repeat. */
     for (uint32_t i = 0; i < n; i++) {
         const leap_batch_access *a = &acc[i];
         leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
-        uint32_t s = in ? stream_of(l, in, a->insn, a->group) : LEAP_NONE;
-        if (s == LEAP_NONE) {
+        uint32_t s = LEAP_NONE;
+        if (in && a->count && (s = stream_of(l, in, a->insn, a->group)) == LEAP_NONE)
+            in = NULL;
+        if (!in || ARRAY_FIT(l->occurrences, l->cap_occurrences, (size_t)a->insn + 1) < 0) {
+            for (uint32_t k = 0; k < i; k++)     /* leave no count behind */
+                l->occurrences[acc[k].insn] = 0;
             l->failed = 1;
             return -1;
         }
+        l->stream_at[i] = s;
         in->executions += a->count;
         total += a->count;
+        l->occurrences[a->insn]++;          /* back to 0 below, each */
+    }
+    int rc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const leap_batch_access *a = &acc[i];
+        uint32_t occ = l->occurrences[a->insn];
+        l->occurrences[a->insn] = 0;
+        if (rc || !a->count)
+            continue;
+        if (occ != 1) {     /* 0: done with its first occurrence */
+            if (occ && repeated_run(l, acc, n, i, per_iteration) < 0)
+                rc = -1;
+            continue;
+        }
         int64_t p[LEAP_DIMS] = { (int64_t)a->object, (int64_t)a->offset,
                                  (int64_t)(l->time + a->place) };
         int64_t step[LEAP_DIMS] = { 0, a->step, (int64_t)per_iteration };
-        if (lmad_add_run(&l->streams[s].lmads, p, step, a->count) < 0) {
-            l->failed = 1;
-            return -1;
-        }
+        if (lmad_add_run(&l->streams[l->stream_at[i]].lmads, p, step, a->count) < 0)
+            rc = -1;
     }
     l->time += total;
-    return 0;
+    if (rc)
+        l->failed = 1;
+    return rc;
 }
 
 /* Bytes of v as a zigzag LEB128 varint. */
@@ -150,7 +294,12 @@ static uint64_t stream_bytes(const leap_stream *st)
         const lmad *m = &ls->lmads[i];
         for (uint32_t d = 0; d < LEAP_DIMS; d++)
             b += varint_bytes(m->start[d]) + varint_bytes(m->stride[d]);
-        b += varint_bytes((int64_t)m->count);
+        b += varint_bytes((int64_t)m->count) + varint_bytes(m->nouter);
+        for (uint32_t j = 0; j < m->nouter; j++) {      /* four per outer level */
+            for (uint32_t d = 0; d < LEAP_DIMS; d++)
+                b += varint_bytes(m->outer[j].stride[d]);
+            b += varint_bytes((int64_t)m->outer[j].count);
+        }
     }
     if (ls->over.count) {
         const lmad_summary *o = &ls->over;

@@ -77,10 +77,15 @@ typedef struct leap_batch_access {
  * are a prefix (the loop left mid-body): counts are at most one apart and
  * never grow with place. The same as the leap_access() calls in that
  * order, in O(n) once each stream's run continues its LMAD; the clock
- * advances by the sum of the counts. No two of the accesses may have the
- * same instruction. 0, or -1 when out of memory. */
+ * advances by the sum of the counts. An instruction that has several of
+ * the accesses (a wide move in pieces) is added point by point, in that
+ * order. 0, or -1 when out of memory. */
 int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
                uint32_t per_iteration);
+
+/* The trace has ended: each stream's last LMAD is folded if it can be
+ * (lmad_finish). */
+void leap_finish(leap *l);
 
 int leap_failed(const leap *l);
 
@@ -107,7 +112,8 @@ typedef struct leap_summary {
 
 /* Fills *s. The profile's size is that of its compact form: per stream
  * the instruction and group numbers and the LMAD count, per LMAD its
- * seven numbers, per summary its ten, each number a zigzag LEB128
+ * seven numbers, its number of outer levels and four per outer level, per
+ * summary its ten, each number a zigzag LEB128
  * varint (as memrec's trace format writes integers). */
 void leap_summarise(const leap *l, leap_summary *s);
 

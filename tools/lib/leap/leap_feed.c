@@ -33,10 +33,10 @@ struct leap_feed {
     uint64_t tmin, tmax;        /* first executions of its blocks */
     leap_batch_access *batch;
     size_t cap_batch;
-    uint64_t *stamp;            /* per instruction: the last run it was in */
-    size_t cap_stamp;
-    uint64_t stamp_now;
     uint64_t batched;
+    uint64_t *anchor;           /* per stack serial: 1 + where its window
+                                 * began (0: not seen yet) */
+    size_t cap_anchor;
 };
 
 leap_feed *leap_feed_new(leap *l, const objmap_options *mo)
@@ -64,42 +64,64 @@ void leap_feed_free(leap_feed *f)
     objrel_free(f->rel);
     free(f->body);
     free(f->batch);
-    free(f->stamp);
+    free(f->anchor);
     free(f);
 }
 
 uint64_t leap_feed_batched(const leap_feed *f) { return f->batched; }
 
+/* The offset of addr in obj. A thread's stack window moves down as the
+ * stack deepens (objects/objmap.h), so offsets from its low end would name
+ * one location differently over time, and the dependence solver would match
+ * unrelated writes: a stack's offsets are taken from where its window first
+ * began, fixed for the run (negative below it). -1 when out of memory. */
+static int offset_in(leap_feed *f, const obj_object *obj, uint64_t addr,
+                     uint64_t *offset)
+{
+    if (obj->group->kind != OBJ_STACK) {
+        *offset = addr - obj->addr;
+        return 0;
+    }
+    if (ARRAY_FIT(f->anchor, f->cap_anchor, obj->serial + 1) < 0)
+        return -1;
+    if (!f->anchor[obj->serial])
+        f->anchor[obj->serial] = obj->addr + 1;
+    *offset = addr - (f->anchor[obj->serial] - 1);
+    return 0;
+}
+
 static int one_access(leap_feed *f, uint32_t slot, uint32_t tid, uint8_t kind,
                       uint32_t size, uint64_t addr)
 {
     obj_object *obj = objrel_find_insn(f->rel, slot, tid, addr);
-    return leap_access(f->l, slot, kind, size, obj->group->id, obj->serial,
-                       addr - obj->addr);
+    uint64_t off;
+    if (offset_in(f, obj, addr, &off) < 0)
+        return -1;
+    return leap_access(f->l, slot, kind, size, obj->group->id, obj->serial, off);
 }
 
-/* The gathered body as whole runs: 1 done, 0 not possible (an
- * instruction twice, a run leaving its object, block counts that are not
- * a full-iteration prefix then one less), -1 out of memory. */
+/* The gathered body as whole runs: 1 done, 0 not possible (a run leaving
+ * its object, block counts that are not a full-iteration prefix then one
+ * less), -1 out of memory. An instruction twice in the body is leap_batch's
+ * to order. */
 static int body_as_runs(leap_feed *f)
 {
-    if (ARRAY_FIT(f->batch, f->cap_batch, f->nbody) < 0 ||
-        ARRAY_FIT(f->stamp, f->cap_stamp, insn_table_count(leap_feed_insns(f))) < 0)
+    if (ARRAY_FIT(f->batch, f->cap_batch, f->nbody) < 0)
         return -1;
-    f->stamp_now++;
     for (uint32_t i = 0; i < f->nbody; i++) {
         const body_access *a = &f->body[i];
         if (a->count + 1 < f->repeat || (i && a->count > f->body[i - 1].count))
             return 0;
         uint64_t last = a->addr + (a->count - 1) * a->stride;
         obj_object *obj = objrel_find_insn(f->rel, a->slot, a->tid, a->addr);
-        if (f->stamp[a->slot] == f->stamp_now || obj->group->kind == OBJ_UNKNOWN ||
-            last - obj->addr >= obj->size)
+        if (obj->group->kind == OBJ_UNKNOWN || last - obj->addr >= obj->size)
             return 0;
-        f->stamp[a->slot] = f->stamp_now;
+        uint64_t off;
+        if (offset_in(f, obj, a->addr, &off) < 0)
+            return -1;
         f->batch[i] = (leap_batch_access){ a->slot, a->kind, a->size,
                                            obj->group->id, obj->serial,
-                                           a->addr - obj->addr, (int64_t)a->stride,
+                                           off, (int64_t)a->stride,
                                            i, a->count };
     }
     if (leap_batch(f->l, f->batch, f->nbody, f->nbody) < 0)
@@ -124,8 +146,14 @@ static int by_time(const void *a, const void *b)
 static int flush(leap_feed *f)
 {
     f->gathering = 0;
-    if (f->nbody > 1)
-        qsort(f->body, f->nbody, sizeof *f->body, by_time);
+    /* Insertion sort: bodies are short and nearly in order. */
+    for (uint32_t i = 1; i < f->nbody; i++) {
+        body_access x = f->body[i];
+        uint32_t j = i;
+        for (; j > 0 && by_time(&f->body[j - 1], &x) > 0; j--)
+            f->body[j] = f->body[j - 1];
+        f->body[j] = x;
+    }
     int rc = body_as_runs(f);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
@@ -190,8 +218,10 @@ int leap_feed_event(leap_feed *f, const mr_event *ev)
     for (uint32_t i = 0; i < x.n; i++) {
         const mr_access *a = &x.acc[i];
         obj_object *obj = objrel_find(f->rel, &x, i, a->addr);
-        if (leap_access(f->l, x.insn[i], a->kind, a->size, obj->group->id,
-                        obj->serial, a->addr - obj->addr) < 0)
+        uint64_t off;
+        if (offset_in(f, obj, a->addr, &off) < 0 ||
+            leap_access(f->l, x.insn[i], a->kind, a->size, obj->group->id,
+                        obj->serial, off) < 0)
             return -1;
     }
     return 0;
@@ -199,5 +229,7 @@ int leap_feed_event(leap_feed *f, const mr_event *ev)
 
 int leap_feed_finish(leap_feed *f)
 {
-    return f->gathering ? flush(f) : 0;
+    int rc = f->gathering ? flush(f) : 0;
+    leap_finish(f->l);
+    return rc;
 }

@@ -19,16 +19,40 @@ static int64_t floor_div(int64_t a, int64_t b)
 
 static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
-int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
-                        int64_t offset, int64_t t)
+/* A store LMAD ready for solving: per level j, the extent of one copy of
+ * the levels below it (relative to the copy's first point), in every
+ * dimension. */
+typedef struct shape {
+    const lmad *m;
+    int64_t size;               /* bytes of each write */
+    int64_t lo[LMAD_MAX_OUTER + 1][LEAP_DIMS], hi[LMAD_MAX_OUTER + 1][LEAP_DIMS];
+} shape;
+
+static void shape_init(shape *sh, const lmad *m, uint32_t size)
 {
+    sh->m = m;
+    sh->size = size ? size : 1;
+    for (uint32_t j = 0; j <= m->nouter; j++)
+        for (uint32_t d = 0; d < LEAP_DIMS; d++) {
+            lmad_extent(m, d, j, &sh->lo[j][d], &sh->hi[j][d]);
+            sh->lo[j][d] -= m->start[d];
+            sh->hi[j][d] -= m->start[d];
+        }
+}
+
+/* The copy of the innermost level that starts at base: the time of its
+ * last point before t over the first byte of (object, offset), or -1. */
+static int64_t last_in_row(const shape *sh, const int64_t *base, int64_t object,
+                           int64_t offset, int64_t t)
+{
+    const lmad *s = sh->m;
     int64_t lo = 0, hi = (int64_t)s->count - 1;
-    int64_t t0 = s->start[LEAP_TIME], dt = s->stride[LEAP_TIME];
+    int64_t t0 = base[LEAP_TIME], dt = s->stride[LEAP_TIME];
     if (t0 >= t)
         return -1;
     if (dt > 0 && (t - 1 - t0) / dt < hi)   /* earlier than the load */
         hi = (t - 1 - t0) / dt;
-    int64_t o0 = s->start[LEAP_OBJECT], dobj = s->stride[LEAP_OBJECT];
+    int64_t o0 = base[LEAP_OBJECT], dobj = s->stride[LEAP_OBJECT];
     if (dobj == 0) {
         if (object != o0)
             return -1;
@@ -42,8 +66,7 @@ int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
         lo = hi = k;
     }
     /* start + k * stride <= offset < start + k * stride + size */
-    int64_t f0 = s->start[LEAP_OFFSET], df = s->stride[LEAP_OFFSET];
-    int64_t sz = (int64_t)(size ? size : 1);
+    int64_t f0 = base[LEAP_OFFSET], df = s->stride[LEAP_OFFSET], sz = sh->size;
     if (df == 0) {
         if (offset < f0 || offset >= f0 + sz)
             return -1;
@@ -63,37 +86,88 @@ int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
         if (khi < hi)
             hi = khi;
     }
-    return lo <= hi ? hi : -1;
+    return lo <= hi ? t0 + hi * dt : -1;
 }
 
-/* A store LMAD that may have written what a load LMAD reads. */
+/* Narrows [*lo, *hi] to the copies k whose values base + k * stride +
+ * [rlo, rhi] meet [a, b]; 0 when none is left. */
+static int narrow(int64_t base, int64_t stride, int64_t rlo, int64_t rhi,
+                  int64_t a, int64_t b, int64_t *lo, int64_t *hi)
+{
+    if (stride == 0)
+        return base + rlo <= b && base + rhi >= a;
+    int64_t klo, khi;
+    if (stride > 0) {
+        khi = floor_div(b - base - rlo, stride);
+        klo = ceil_div(a - base - rhi, stride);
+    } else {
+        klo = ceil_div(b - base - rlo, stride);
+        khi = floor_div(a - base - rhi, stride);
+    }
+    if (klo > *lo)
+        *lo = klo;
+    if (khi < *hi)
+        *hi = khi;
+    return *lo <= *hi;
+}
+
+/* The copy of levels 0 .. j that starts at base: the time of its last
+ * point before t over the first byte of (object, offset), or -1. The
+ * copies of level j are tried latest first; the first one that covers the
+ * byte has the answer (time grows along the stream). */
+static int64_t last_in(const shape *sh, uint32_t j, const int64_t *base,
+                       int64_t object, int64_t offset, int64_t t)
+{
+    if (j == 0)
+        return last_in_row(sh, base, object, offset, t);
+    const lmad_level *L = &sh->m->outer[j - 1];
+    const int64_t *rlo = sh->lo[j], *rhi = sh->hi[j];
+    if (base[LEAP_TIME] >= t)
+        return -1;
+    int64_t lo = 0, hi = (int64_t)L->count - 1;
+    int64_t dt = L->stride[LEAP_TIME];      /* > 0 in a stream's LMAD */
+    if (dt > 0 && (t - 1 - base[LEAP_TIME]) / dt < hi)
+        hi = (t - 1 - base[LEAP_TIME]) / dt;
+    if (!narrow(base[LEAP_OBJECT], L->stride[LEAP_OBJECT], rlo[LEAP_OBJECT],
+                rhi[LEAP_OBJECT], object, object, &lo, &hi) ||
+        !narrow(base[LEAP_OFFSET], L->stride[LEAP_OFFSET], rlo[LEAP_OFFSET],
+                rhi[LEAP_OFFSET] + sh->size - 1, offset, offset, &lo, &hi))
+        return -1;
+    int still = L->stride[LEAP_OBJECT] == 0 && L->stride[LEAP_OFFSET] == 0;
+    for (int64_t k = hi; k >= lo; k--) {
+        int64_t b[LEAP_DIMS];
+        for (uint32_t d = 0; d < LEAP_DIMS; d++)
+            b[d] = (int64_t)((uint64_t)base[d] + (uint64_t)k * (uint64_t)L->stride[d]);
+        int64_t w = last_in(sh, j - 1, b, object, offset, t);
+        if (w >= 0)
+            return w;
+        /* Copies in the same place wholly before t all answer alike. */
+        if (still && b[LEAP_TIME] + rhi[LEAP_TIME] < t)
+            break;
+    }
+    return -1;
+}
+
+int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
+                        int64_t offset, int64_t t)
+{
+    shape sh;
+    shape_init(&sh, s, size);
+    return last_in(&sh, s->nouter, s->start, object, offset, t);
+}
+
+/* A store LMAD that may have written what a load LMAD reads, with its
+ * box, which most points of the load fall outside of. */
 typedef struct candidate {
-    const lmad *m;
-    uint32_t insn, size;
+    int64_t omin, omax, fmin, fmax, t0;
+    uint32_t insn;
+    shape sh;
 } candidate;
 
 /* The bounding box of an LMAD, per dimension. */
 static void lmad_range(const lmad *m, uint32_t d, int64_t *min, int64_t *max)
 {
-    int64_t a = m->start[d], b = lmad_at(m, d, m->count - 1);
-    *min = a < b ? a : b;
-    *max = a < b ? b : a;
-}
-
-/* Whether store LMAD s (size bytes) can cover a byte that load LMAD l
- * reads before l's last element. */
-static int may_feed(const lmad *s, uint32_t size, const lmad *l)
-{
-    int64_t smin, smax, lmin, lmax;
-    lmad_range(s, LEAP_OBJECT, &smin, &smax);
-    lmad_range(l, LEAP_OBJECT, &lmin, &lmax);
-    if (smax < lmin || lmax < smin)
-        return 0;
-    lmad_range(s, LEAP_OFFSET, &smin, &smax);
-    lmad_range(l, LEAP_OFFSET, &lmin, &lmax);
-    if (smax + (int64_t)size - 1 < lmin || lmax < smin)
-        return 0;
-    return s->start[LEAP_TIME] < lmad_at(l, LEAP_TIME, l->count - 1);
+    lmad_extent(m, d, m->nouter + 1, min, max);
 }
 
 /* Whether the summary of a store stream (size bytes) may cover bytes that
@@ -113,13 +187,38 @@ static int summary_may_feed(const lmad_summary *o, uint32_t size,
     return 0;
 }
 
+/* A store LMAD of the group with its bounding box, made once per group
+ * so that finding a load LMAD's candidates is a scan of boxes. */
+typedef struct store_box {
+    const lmad *m;
+    uint32_t insn, size;
+    int64_t omin, omax;         /* objects */
+    int64_t fmin, fmax;         /* bytes written: offsets to last + size - 1 */
+} store_box;
+
 /* Working state of one computation. */
 typedef struct solver {
     const leap *l;
     leap_mdf *out;
+    uint64_t budget;            /* load points solved per stream (0: all) */
     u64map pairs;               /* (store << 32 | load) -> conflicts */
+    store_box *boxes;           /* the group's store LMADs: the narrow ones
+                                 * (nnarrow, by fmin), then the wide ones */
+    size_t cap_boxes;
+    uint32_t nboxes, nnarrow;
+    int64_t widest;             /* fmax - fmin of the widest narrow box */
     candidate *cand;
     size_t cap_cand;
+    uint32_t ncand;
+    uint32_t ncand_narrow;      /* the first ones, from narrow boxes: by fmin */
+    int64_t cand_widest;        /* fmax - fmin of the widest of those */
+    const lmad_stream **over;   /* store streams with a summary that may
+                                 * cover the current load stream */
+    uint32_t *over_size;        /* their access sizes */
+    size_t cap_over, cap_over_size;
+    uint32_t nover;
+    int guessing;               /* the second pass: guessed loads only */
+    uint8_t *guess;             /* per instruction: a load to guess */
 } solver;
 
 static int count_conflict(solver *s, uint32_t store, uint32_t load)
@@ -132,42 +231,220 @@ static int count_conflict(solver *s, uint32_t store, uint32_t load)
     return 0;
 }
 
-/* One load LMAD against the candidate stores, its elements before cutoff. */
-static int solve_lmad(solver *s, const lmad *m, uint32_t load, int64_t cutoff,
-                      const uint32_t *stores, uint32_t nstores)
+#define NARROW_BOX 4096        /* bytes a narrow store box spans at most */
+
+static int by_fmin(const void *a, const void *b)
 {
-    uint32_t n = 0;
+    int64_t x = ((const store_box *)a)->fmin, y = ((const store_box *)b)->fmin;
+    return x < y ? -1 : x > y;
+}
+
+/* The boxes of the group's store LMADs. */
+static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
+{
+    s->nboxes = 0;
     for (uint32_t i = 0; i < nstores; i++) {
         const leap_stream *st = leap_stream_get(s->l, stores[i]);
         uint32_t size = leap_insn_get(s->l, st->insn)->size;
         for (uint32_t j = 0; j < st->lmads.n; j++) {
-            const lmad *c = &st->lmads.lmads[j];
-            if (!may_feed(c, size, m))
-                continue;
-            if (ARRAY_FIT(s->cand, s->cap_cand, n + 1) < 0)
+            if (ARRAY_FIT(s->boxes, s->cap_boxes, s->nboxes + 1) < 0)
                 return -1;
-            s->cand[n++] = (candidate){ c, st->insn, size };
+            store_box *b = &s->boxes[s->nboxes++];
+            b->m = &st->lmads.lmads[j];
+            b->insn = st->insn;
+            b->size = size;
+            lmad_range(b->m, LEAP_OBJECT, &b->omin, &b->omax);
+            lmad_range(b->m, LEAP_OFFSET, &b->fmin, &b->fmax);
+            b->fmax += (int64_t)(size ? size : 1) - 1;
         }
     }
-    for (uint64_t k = 0; k < m->count; k++) {
-        int64_t obj = lmad_at(m, LEAP_OBJECT, k), off = lmad_at(m, LEAP_OFFSET, k);
-        int64_t t = lmad_at(m, LEAP_TIME, k), best = -1;
-        if (t >= cutoff)
-            break;
-        s->out->sampled[load]++;
-        uint32_t writer = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            const candidate *c = &s->cand[i];
-            int64_t w = leap_last_write(c->m, c->size, obj, off, t);
-            if (w < 0)
-                continue;
-            int64_t wt = lmad_at(c->m, LEAP_TIME, (uint64_t)w);
-            if (wt > best) {
-                best = wt;
-                writer = c->insn;
-            }
+    /* Narrow boxes sorted by their first byte: a load LMAD's candidates
+     * among them start within [its first byte - widest, its last byte]. */
+    s->widest = 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->nboxes; i++)
+        if ((uint64_t)(s->boxes[i].fmax - s->boxes[i].fmin) < NARROW_BOX) {
+            store_box t = s->boxes[i];
+            s->boxes[i] = s->boxes[k];
+            s->boxes[k++] = t;
+            if (t.fmax - t.fmin > s->widest)
+                s->widest = t.fmax - t.fmin;
         }
-        if (best >= 0 && count_conflict(s, writer, load) < 0)
+    s->nnarrow = k;
+    if (k > 1)
+        qsort(s->boxes, k, sizeof *s->boxes, by_fmin);
+    return 0;
+}
+
+/* The store LMADs of the group that may feed load stream ls: boxes
+ * overlapping the box of its LMADs, starting before its last point. Once
+ * per load stream (its LMADs are often short and many). */
+static int gather(solver *s, const lmad_stream *ls)
+{
+    int64_t omin = INT64_MAX, omax = INT64_MIN, fmin = INT64_MAX, fmax = INT64_MIN;
+    int64_t last = INT64_MIN;
+    for (uint32_t j = 0; j < ls->n; j++) {
+        int64_t a, b;
+        lmad_range(&ls->lmads[j], LEAP_OBJECT, &a, &b);
+        omin = a < omin ? a : omin;
+        omax = b > omax ? b : omax;
+        lmad_range(&ls->lmads[j], LEAP_OFFSET, &a, &b);
+        fmin = a < fmin ? a : fmin;
+        fmax = b > fmax ? b : fmax;
+        a = lmad_last(&ls->lmads[j], LEAP_TIME);
+        last = a > last ? a : last;
+    }
+    s->ncand = s->ncand_narrow = 0;
+    s->cand_widest = 0;
+    /* The first narrow box that may reach fmin: binary search. */
+    uint32_t lo = 0, hi = s->nnarrow;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->boxes[mid].fmin < fmin - s->widest)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < s->nboxes; i++) {
+        const store_box *b = &s->boxes[i];
+        if (i < s->nnarrow && b->fmin > fmax) {
+            i = s->nnarrow - 1;         /* the rest of the narrow ones too */
+            continue;
+        }
+        if (b->omax < omin || omax < b->omin || b->fmax < fmin || fmax < b->fmin ||
+            b->m->start[LEAP_TIME] >= last)
+            continue;
+        if (ARRAY_FIT(s->cand, s->cap_cand, s->ncand + 1) < 0)
+            return -1;
+        if (i < s->nnarrow) {
+            s->ncand_narrow = s->ncand + 1;
+            if (b->fmax - b->fmin > s->cand_widest)
+                s->cand_widest = b->fmax - b->fmin;
+        }
+        candidate *cd = &s->cand[s->ncand++];
+        shape_init(&cd->sh, b->m, b->size);
+        cd->insn = b->insn;
+        cd->omin = b->omin;
+        cd->omax = b->omax;
+        cd->fmin = b->fmin;
+        cd->fmax = b->fmax;
+        cd->t0 = b->m->start[LEAP_TIME];
+    }
+    return 0;
+}
+
+/* Whether summary o (of size-byte stores) may hold a write of the first
+ * byte of the point's (object, offset): within its box, on its grid. */
+static int summary_covers(const lmad_summary *o, uint32_t size, const int64_t *p)
+{
+    int64_t obj = p[LEAP_OBJECT], off = p[LEAP_OFFSET], sz = size ? size : 1;
+    if (obj < o->min[LEAP_OBJECT] || obj > o->max[LEAP_OBJECT] ||
+        off < o->min[LEAP_OFFSET] || off > o->max[LEAP_OFFSET] + sz - 1)
+        return 0;
+    uint64_t go = o->gran[LEAP_OBJECT], gf = o->gran[LEAP_OFFSET];
+    if (go && (obj - o->first[LEAP_OBJECT]) % (int64_t)go)
+        return 0;
+    if (gf) {       /* a write at first + k * gf in (off - sz, off] */
+        int64_t d = off - o->first[LEAP_OFFSET];
+        int64_t r = d % (int64_t)gf;
+        if (r < 0)
+            r += (int64_t)gf;
+        if (r >= sz)
+            return 0;
+    } else if (off < o->first[LEAP_OFFSET] || off >= o->first[LEAP_OFFSET] + sz) {
+        return 0;
+    }
+    return 1;
+}
+
+/* One load point against the candidates: its last writer gets a conflict.
+ * A point whose last writer the profile cannot tell (a summarised store
+ * may have written its byte after the last write the LMADs show, before
+ * the load) is left out of the sample. */
+static int solve_point(solver *s, const int64_t *p, uint32_t load)
+{
+    int64_t best = -1;
+    uint32_t writer = 0;
+    /* The narrow candidates that may cover the point start within
+     * [offset - widest, offset]: binary search, then the wide ones. */
+    uint32_t lo = 0, hi = s->ncand_narrow;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->cand[mid].fmin < p[LEAP_OFFSET] - s->cand_widest)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < s->ncand; i++) {
+        const candidate *c = &s->cand[i];
+        if (i < s->ncand_narrow && c->fmin > p[LEAP_OFFSET]) {
+            i = s->ncand_narrow - 1;    /* on to the wide ones */
+            continue;
+        }
+        if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
+            p[LEAP_OFFSET] < c->fmin || p[LEAP_OFFSET] > c->fmax ||
+            c->t0 >= p[LEAP_TIME])
+            continue;
+        int64_t w = last_in(&c->sh, c->sh.m->nouter, c->sh.m->start,
+                            p[LEAP_OBJECT], p[LEAP_OFFSET], p[LEAP_TIME]);
+        if (w > best) {
+            best = w;
+            writer = c->insn;
+        }
+    }
+    for (uint32_t i = 0; i < s->nover; i++) {
+        const lmad_summary *o = &s->over[i]->over;
+        if (o->first[LEAP_TIME] < p[LEAP_TIME] && o->max[LEAP_TIME] > best &&
+            summary_covers(o, s->over_size[i], p))
+            return 0;
+    }
+    if (s->guessing)
+        s->out->guessed[load]++;
+    else
+        s->out->sampled[load]++;
+    return best >= 0 ? count_conflict(s, writer, load) : 0;
+}
+
+/* splitmix64: the deterministic random numbers of the stratified sample. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The load stream's captured points, all of them or, past the budget,
+ * a stratified sample: the points cut into `budget` equal strata, one point
+ * drawn at random from each. */
+static int solve_stream(solver *s, const leap_stream *ld)
+{
+    const lmad_stream *ls = &ld->lmads;
+    uint64_t total = 0;
+    for (uint32_t j = 0; j < ls->n; j++)
+        total += lmad_points(&ls->lmads[j]);
+    uint64_t want = s->budget && total > s->budget ? s->budget : total;
+    uint64_t state = (uint64_t)ld->insn << 32 | ld->group;
+    uint64_t base = 0, in_lmad = 0;     /* points before LMAD j, points of j */
+    uint32_t j = 0;
+    if (want && gather(s, ls) < 0)
+        return -1;
+    for (uint64_t i = 0; i < want; i++) {
+        uint64_t idx = i;
+        if (want < total) {
+            uint64_t lo = (uint64_t)((unsigned __int128)i * total / want);
+            uint64_t hi = (uint64_t)((unsigned __int128)(i + 1) * total / want);
+            idx = lo + next_random(&state) % (hi - lo);
+        }
+        if (i == 0)
+            in_lmad = lmad_points(&ls->lmads[0]);
+        while (idx >= base + in_lmad) {
+            base += in_lmad;
+            in_lmad = lmad_points(&ls->lmads[++j]);
+        }
+        int64_t p[LEAP_DIMS];
+        lmad_point(&ls->lmads[j], LEAP_DIMS, idx - base, p);
+        if (solve_point(s, p, ld->insn) < 0)
             return -1;
     }
     return 0;
@@ -176,29 +453,44 @@ static int solve_lmad(solver *s, const lmad *m, uint32_t load, int64_t cutoff,
 /* Every load stream of one group against the group's store streams. */
 static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
 {
-    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0;
+    /* The group's store streams; those with a summary first. */
+    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0, nsummarised = 0;
     if (!stores)
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         const leap_stream *st = leap_stream_get(s->l, streams[i]);
-        if (leap_insn_get(s->l, st->insn)->kind & MR_STORE)
-            stores[nstores++] = streams[i];
+        if (!(leap_insn_get(s->l, st->insn)->kind & MR_STORE))
+            continue;
+        stores[nstores++] = streams[i];
+        if (st->lmads.over.count) {
+            stores[nstores - 1] = stores[nsummarised];
+            stores[nsummarised++] = streams[i];
+        }
     }
-    int rc = 0;
+    int rc = make_boxes(s, stores, nstores);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *ld = leap_stream_get(s->l, streams[i]);
-        if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD))
+        if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD) ||
+            (s->guessing && !s->guess[ld->insn]))
             continue;
-        int64_t cutoff = INT64_MAX;
-        for (uint32_t j = 0; j < nstores; j++) {
+        s->nover = 0;
+        for (uint32_t j = 0; j < nsummarised && rc == 0; j++) {
             const leap_stream *st = leap_stream_get(s->l, stores[j]);
-            const lmad_summary *o = &st->lmads.over;
-            if (o->count && o->first[LEAP_TIME] < cutoff &&
-                summary_may_feed(o, leap_insn_get(s->l, st->insn)->size, &ld->lmads))
-                cutoff = o->first[LEAP_TIME];
+            uint32_t size = leap_insn_get(s->l, st->insn)->size;
+            if (!summary_may_feed(&st->lmads.over, size, &ld->lmads))
+                continue;
+            if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0 ||
+                ARRAY_FIT(s->over_size, s->cap_over_size, s->nover + 1) < 0) {
+                rc = -1;
+                break;
+            }
+            s->over[s->nover] = &st->lmads;
+            s->over_size[s->nover++] = size;
         }
-        for (uint32_t j = 0; j < ld->lmads.n && rc == 0; j++)
-            rc = solve_lmad(s, &ld->lmads.lmads[j], ld->insn, cutoff, stores, nstores);
+        if (s->guessing)
+            s->nover = 0;               /* the summaries left out */
+        if (rc == 0)
+            rc = solve_stream(s, ld);
     }
     free(stores);
     return rc;
@@ -240,37 +532,78 @@ static int collect(solver *s)
     return 0;
 }
 
-int leap_mdf_compute(const leap *l, leap_mdf *out)
+/* One pass over the groups (those holding a load to guess, when
+ * guessing). order: the streams by group. */
+static int solve_groups(solver *s, const uint32_t *order, uint32_t n)
+{
+    const leap *l = s->l;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0;) {    /* one group at a time */
+        uint32_t j = i, g = leap_stream_get(l, order[i])->group;
+        int wanted = !s->guessing;
+        while (j < n && leap_stream_get(l, order[j])->group == g) {
+            wanted |= s->guess[leap_stream_get(l, order[j])->insn];
+            j++;
+        }
+        if (wanted)
+            rc = solve_group(s, order + i, j - i);
+        i = j;
+    }
+    return rc;
+}
+
+int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
 {
     memset(out, 0, sizeof *out);
-    solver s = { .l = l, .out = out };
+    solver s = { .l = l, .out = out, .budget = budget };
     uint32_t n = leap_nstreams(l);
     uint32_t *order = malloc((n ? n : 1) * sizeof *order);
     out->ninsns = leap_ninsns(l);
-    out->sampled = calloc(out->ninsns ? out->ninsns : 1, sizeof *out->sampled);
-    int rc = order && out->sampled ? 0 : -1;
+    size_t ni = out->ninsns ? out->ninsns : 1;
+    out->sampled = calloc(ni, sizeof *out->sampled);
+    out->guessed = calloc(ni, sizeof *out->guessed);
+    s.guess = calloc(ni, 1);
+    int rc = order && out->sampled && out->guessed && s.guess ? 0 : -1;
     for (uint32_t i = 0; i < n && rc == 0; i++)
         order[i] = i;
-    if (rc == 0)
+    if (rc == 0) {
         qsort_r(order, n, sizeof *order, by_group, (void *)l);
-    for (uint32_t i = 0; i < n && rc == 0;) {    /* one group at a time */
-        uint32_t j = i, g = leap_stream_get(l, order[i])->group;
-        while (j < n && leap_stream_get(l, order[j])->group == g)
-            j++;
-        rc = solve_group(&s, order + i, j - i);
-        i = j;
+        rc = solve_groups(&s, order, n);
+    }
+    /* Loads with captured points none of which was decided: guessed. */
+    int any = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        const leap_stream *st = leap_stream_get(l, i);
+        if ((leap_insn_get(l, st->insn)->kind & MR_LOAD) && st->lmads.n &&
+            !out->sampled[st->insn])
+            any = s.guess[st->insn] = 1;
+    }
+    if (rc == 0 && any) {
+        s.guessing = 1;
+        rc = solve_groups(&s, order, n);
     }
     if (rc == 0)
         rc = collect(&s);
     free(order);
     free(s.cand);
+    free(s.boxes);
+    free(s.over);
+    free(s.over_size);
+    free(s.guess);
     u64map_free(&s.pairs);
     return rc;
+}
+
+double leap_mdf_frequency(const leap_mdf *m, const leap_dep *d)
+{
+    uint64_t n = m->sampled[d->load] ? m->sampled[d->load] : m->guessed[d->load];
+    return n ? (double)d->conflicts / (double)n : 0;
 }
 
 void leap_mdf_free(leap_mdf *m)
 {
     free(m->deps);
     free(m->sampled);
+    free(m->guessed);
     memset(m, 0, sizeof *m);
 }

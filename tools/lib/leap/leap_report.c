@@ -39,6 +39,10 @@ static void print_stream(FILE *f, const leap_stream *st, const leap_names *nm)
                    PRId64 ",%" PRId64 "]x%" PRIu64, i ? " " : "",
                 m->start[0], m->start[1], m->start[2], m->stride[0],
                 m->stride[1], m->stride[2], m->count);
+        for (uint32_t j = 0; j < m->nouter; j++)    /* folded loop levels */
+            fprintf(f, "+[%" PRId64 ",%" PRId64 ",%" PRId64 "]x%" PRIu64,
+                    m->outer[j].stride[0], m->outer[j].stride[1],
+                    m->outer[j].stride[2], m->outer[j].count);
     }
     fputc('\n', f);
     const lmad_summary *o = &st->lmads.over;
@@ -60,11 +64,11 @@ int leap_report(FILE *f, const leap *l, const leap_mdf *mdf,
     for (uint32_t i = 0; i < mdf->n; i++) {
         const leap_dep *d = &mdf->deps[i];
         uint64_t sample = mdf->sampled[d->load];
-        fprintf(f, "dep\t%s\t%s\t%.4f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+        fprintf(f, "dep\t%s\t%s\t%.4f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "%s\n",
                 insn_table_text(names->insns, names->reader, d->store, a, sizeof a),
                 insn_table_text(names->insns, names->reader, d->load, b, sizeof b),
-                (double)d->conflicts / (double)sample, d->conflicts, sample,
-                leap_insn_get(l, d->load)->executions);
+                leap_mdf_frequency(mdf, d), d->conflicts, sample,
+                leap_insn_get(l, d->load)->executions, sample ? "" : "\tguess");
     }
     for (uint32_t i = 0; i < nstrides; i++) {
         const leap_stride *s = &strides[i];

@@ -5,9 +5,11 @@
  *   summary  accesses N captured N (P%) instructions N captured N (P%)
  *            streams N lmads N overflowed N profile_bytes N trace_bytes N
  *            compression Rx
- *   dep      STORE LOAD frequency conflicts sampled executions
+ *   dep      STORE LOAD frequency conflicts sampled executions [guess]
+ *            (guess, with sampled 0: no point of the load was decided)
  *   stride   INSN stride share steps strongly|weakly
- *   lmad     INSN GROUP [object,offset,time]+[stride...]xCOUNT ...  (--lmads)
+ *   lmad     INSN GROUP [object,offset,time]+[stride...]xCOUNT[+[stride...]xCOUNT]... ...
+ *            (--lmads; one +[...]xCOUNT per folded outer level)
  *   over     INSN GROUP count min..max/gran per dimension     (--lmads)
  *
  * An instruction is written function:line@0xADDRESS (kind size), e.g.

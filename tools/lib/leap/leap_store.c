@@ -6,6 +6,7 @@
 
 #include "leap/leap_store.h"
 #include "db/insn_ids.h"
+#include "db/sql_embedded.h"
 #include "objects/groupname.h"
 #include "base/symbolize.h"
 
@@ -25,8 +26,28 @@ static int insn_id(ctx *c, uint32_t n, int64_t *id)
                        in->kind, in->size, id);
 }
 
+/* The outer levels of LMAD seq of the instruction's stream. */
+static int store_levels(ctx *c, int64_t id, const leap_stream *st, uint32_t seq,
+                        sqlite3_stmt *lev)
+{
+    const lmad *m = &st->lmads.lmads[seq];
+    for (uint32_t j = 0; j < m->nouter; j++) {
+        sqlite3_bind_int64(lev, 1, c->run);
+        sqlite3_bind_int64(lev, 2, id);
+        sqlite3_bind_int64(lev, 3, st->group);
+        sqlite3_bind_int64(lev, 4, seq);
+        sqlite3_bind_int64(lev, 5, j + 1);
+        for (int d = 0; d < LEAP_DIMS; d++)
+            sqlite3_bind_int64(lev, 6 + d, m->outer[j].stride[d]);
+        sqlite3_bind_int64(lev, 9, (int64_t)m->outer[j].count);
+        if (pdb_exec(c->db, lev))
+            return -1;
+    }
+    return 0;
+}
+
 static int store_stream(ctx *c, const leap_stream *st, sqlite3_stmt *ins,
-                        sqlite3_stmt *over)
+                        sqlite3_stmt *lev, sqlite3_stmt *over)
 {
     int64_t id;
     char name[SYM_BUF];
@@ -47,7 +68,7 @@ static int store_stream(ctx *c, const leap_stream *st, sqlite3_stmt *ins,
             sqlite3_bind_int64(ins, 9 + d, m->stride[d]);
         }
         sqlite3_bind_int64(ins, 12, (int64_t)m->count);
-        if (pdb_exec(c->db, ins))
+        if (pdb_exec(c->db, ins) || store_levels(c, id, st, i, lev))
             return -1;
     }
     if (!ls->over.count)
@@ -102,7 +123,7 @@ static int store_deps(ctx *c, const leap_mdf *mdf)
         const leap_dep *d = &mdf->deps[i];
         uint64_t sample = mdf->sampled[d->load];
         uint64_t execs = leap_insn_get(c->l, d->load)->executions;
-        double f = (double)d->conflicts / (double)sample;
+        double f = leap_mdf_frequency(mdf, d);     /* sample 0: a guess */
         int64_t sid, lid;
         if (insn_id(c, d->store, &sid) || insn_id(c, d->load, &lid))
             return -1;
@@ -151,23 +172,29 @@ int leap_store(pdb *db, int64_t run, const leap *l, const leap_mdf *mdf,
                                         "AND method = 'leap'");
     sqlite3_stmt *del2 = pdb_prepare(db, "DELETE FROM strides WHERE run = ? "
                                          "AND method = 'leap'");
+    sqlite3_stmt *del3 = pdb_prepare(db, "DELETE FROM leap_lmad_levels WHERE run = ?");
     sqlite3_stmt *ins = pdb_prepare(db,
         "INSERT INTO leap_lmads (run, instruction, group_serial, group_name, "
         "seq, start_object, start_offset, start_time, stride_object, "
         "stride_offset, stride_time, count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *lev = pdb_prepare(db,
+        "INSERT INTO leap_lmad_levels (run, instruction, group_serial, seq, "
+        "level, stride_object, stride_offset, stride_time, count) "
+        "VALUES (?,?,?,?,?,?,?,?,?)");
     sqlite3_stmt *over = pdb_prepare(db,
         "INSERT INTO leap_overflow (run, instruction, group_serial, group_name, "
         "count, first_time, min_object, max_object, gran_object, min_offset, "
         "max_offset, gran_offset, min_time, max_time, gran_time) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    int rc = del && del2 && ins && over ? 0 : -1;
+    int rc = del && del2 && del3 && ins && lev && over ? 0 : -1;
     if (rc == 0) {
         sqlite3_bind_int64(del, 1, run);
         sqlite3_bind_int64(del2, 1, run);
-        rc = pdb_exec(db, del) || pdb_exec(db, del2) ? -1 : 0;
+        sqlite3_bind_int64(del3, 1, run);
+        rc = pdb_exec(db, del) || pdb_exec(db, del2) || pdb_exec(db, del3) ? -1 : 0;
     }
     for (uint32_t i = 0; i < leap_nstreams(l) && rc == 0; i++)
-        rc = store_stream(&c, leap_stream_get(l, i), ins, over);
+        rc = store_stream(&c, leap_stream_get(l, i), ins, lev, over);
     if (rc == 0)
         rc = store_summary(&c);
     if (rc == 0)

@@ -48,6 +48,33 @@ static int add_tally(scratch *s, uint32_t *n, int64_t stride, uint64_t steps)
     return 0;
 }
 
+/* The steps inside one LMAD: count - 1 of its innermost stride in each
+ * copy, and per outer level the step from the last point of a copy to the
+ * first of the next (the level's stride less the copy's span), once per
+ * pair of neighbouring copies. A step to another object has no stride. */
+static int lmad_steps(scratch *s, uint32_t *nt, const lmad *m, leap_stride *r)
+{
+    uint64_t points = lmad_points(m), copies = points / m->count;
+    r->steps += points - 1;
+    if (m->count > 1 && m->stride[LEAP_OBJECT] == 0 &&
+        add_tally(s, nt, m->stride[LEAP_OFFSET], copies * (m->count - 1)) < 0)
+        return -1;
+    int64_t span[LEAP_DIMS];     /* first to last point of a copy below level j */
+    for (uint32_t d = 0; d < LEAP_DIMS; d++)
+        span[d] = (int64_t)((m->count - 1) * (uint64_t)m->stride[d]);
+    for (uint32_t j = 0; j < m->nouter; j++) {
+        const lmad_level *L = &m->outer[j];
+        copies /= L->count;             /* copies of level j's whole */
+        if (L->stride[LEAP_OBJECT] == span[LEAP_OBJECT] &&
+            add_tally(s, nt, L->stride[LEAP_OFFSET] - span[LEAP_OFFSET],
+                      copies * (L->count - 1)) < 0)
+            return -1;
+        for (uint32_t d = 0; d < LEAP_DIMS; d++)
+            span[d] += (int64_t)((L->count - 1) * (uint64_t)L->stride[d]);
+    }
+    return 0;
+}
+
 static int one_insn(const leap *l, uint32_t insn, scratch *s, leap_stride *r)
 {
     const leap_insn *in = leap_insn_get(l, insn);
@@ -66,18 +93,15 @@ static int one_insn(const leap *l, uint32_t insn, scratch *s, leap_stride *r)
         qsort(s->pieces, np, sizeof *s->pieces, by_time);
     for (uint32_t i = 0; i < np; i++) {
         const lmad *m = s->pieces[i].m;
-        r->steps += m->count - 1;
-        if (m->count > 1 && m->stride[LEAP_OBJECT] == 0 &&
-            add_tally(s, &nt, m->stride[LEAP_OFFSET], m->count - 1) < 0)
+        if (lmad_steps(s, &nt, m, r) < 0)
             return -1;
         if (i == 0)
             continue;
         const piece *p = &s->pieces[i - 1];       /* the step between LMADs */
         r->steps++;
         if (p->group == s->pieces[i].group &&
-            lmad_at(p->m, LEAP_OBJECT, p->m->count - 1) == m->start[LEAP_OBJECT] &&
-            add_tally(s, &nt, m->start[LEAP_OFFSET] -
-                                  lmad_at(p->m, LEAP_OFFSET, p->m->count - 1), 1) < 0)
+            lmad_last(p->m, LEAP_OBJECT) == m->start[LEAP_OBJECT] &&
+            add_tally(s, &nt, m->start[LEAP_OFFSET] - lmad_last(p->m, LEAP_OFFSET), 1) < 0)
             return -1;
     }
     if (nt > 1)

@@ -20,7 +20,16 @@ typedef struct node {
     uint32_t next_dead;           /* freed: the next in its instance's dead
                                    * list, or in p->free_node */
     uint8_t live;
+    uint8_t nout;                 /* out-edges, while not mapped */
+    uint8_t mapped;               /* its fields are in p->fields: it held
+                                   * more than NODE_LIST_MAX edges at once */
 } node;
+
+/* A node holding at most this many edges finds the edge of a field by its
+ * out-list: the list's records are touched anyway, a hash probe would be
+ * one more cache miss per pointer store. Above it (an array of pointers),
+ * the node's fields go to the field map for good. */
+#define NODE_LIST_MAX 8
 
 /* A live edge of the unified shape graph, in three doubly linked lists:
  * its source's out-edges, its destination's in-edges and, while its sites
@@ -54,7 +63,8 @@ struct rds {
     edge *edges;
     size_t cap_edges;
     uint32_t nedges, free_edge;   /* records used, free list head */
-    fieldmap fields;              /* (src << 32 | offset) -> edge */
+    fieldmap fields;              /* (src << 32 | offset) -> edge, for the
+                                   * fields of mapped nodes only */
     u64map ssg_index;             /* (from << 32 | to) -> ssg index + 1 */
     ssg_edge *ssg;
     size_t cap_ssg;
@@ -441,18 +451,45 @@ static int remove_edge(rds *p, uint32_t e, uint64_t time)
         s->out_head = ed->out_next;
     if (ed->out_next != RDS_NONE)
         p->edges[ed->out_next].out_prev = ed->out_prev;
-    fieldmap_del(&p->fields, field_key(ed->src, ed->offset));
+    if (s->mapped)
+        fieldmap_del(&p->fields, field_key(ed->src, ed->offset));
+    else
+        s->nout--;
     ed->out_next = p->free_edge;
     p->free_edge = e;
     return rc;
 }
 
-/* A new edge record for field (src, offset), in src's out-list and the
- * field map: RDS_NONE when out of memory. */
+/* The live edge held in field (src, offset), FIELDMAP_NONE if none. */
+static uint32_t field_edge(const rds *p, uint32_t src, uint64_t offset)
+{
+    const node *ns = &p->nodes[src];
+    if (ns->mapped)
+        return fieldmap_get(&p->fields, field_key(src, offset));
+    /* compared as the map's keys do: the low 32 bits of the offset */
+    for (uint32_t e = ns->out_head; e != RDS_NONE; e = p->edges[e].out_next)
+        if (((p->edges[e].offset ^ offset) & 0xffffffffu) == 0)
+            return e;
+    return FIELDMAP_NONE;
+}
+
+/* Node src goes over NODE_LIST_MAX edges: its fields enter the map. */
+static int map_fields(rds *p, uint32_t src)
+{
+    node *ns = &p->nodes[src];
+    for (uint32_t e = ns->out_head; e != RDS_NONE; e = p->edges[e].out_next)
+        if (fieldmap_put(&p->fields, field_key(src, p->edges[e].offset), e))
+            return -1;
+    ns->mapped = 1;
+    return 0;
+}
+
+/* A new edge record for field (src, offset), in src's out-list (and the
+ * field map for a mapped node): RDS_NONE when out of memory. */
 static uint32_t new_field_edge(rds *p, uint32_t src, uint64_t offset)
 {
     uint32_t e = edge_alloc(p);
-    if (e == RDS_NONE || fieldmap_put(&p->fields, field_key(src, offset), e))
+    if (e == RDS_NONE)
         return RDS_NONE;
     node *ns = &p->nodes[src];
     p->edges[e] = (edge){ .offset = offset, .src = src, .out_prev = RDS_NONE,
@@ -460,13 +497,19 @@ static uint32_t new_field_edge(rds *p, uint32_t src, uint64_t offset)
     if (ns->out_head != RDS_NONE)
         p->edges[ns->out_head].out_prev = e;
     ns->out_head = e;
+    if (ns->mapped) {
+        if (fieldmap_put(&p->fields, field_key(src, offset), e))
+            return RDS_NONE;
+    } else if (++ns->nout > NODE_LIST_MAX && map_fields(p, src)) {
+        return RDS_NONE;
+    }
     return e;
 }
 
 int rds_store(rds *p, uint32_t src, uint64_t offset, uint32_t dst,
               uint32_t insn, uint64_t time)
 {
-    uint32_t e = fieldmap_get(&p->fields, field_key(src, offset));
+    uint32_t e = field_edge(p, src, offset);
     if (e != FIELDMAP_NONE) {
         if (p->edges[e].dst == dst)
             return 0;               /* the same pointer again: no change */

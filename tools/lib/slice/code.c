@@ -26,6 +26,7 @@ typedef struct module {
     int fd;
     segment *segs;
     size_t nsegs;
+    uint64_t got[2][2];         /* runtime [start, end) of .got and .got.plt; empty: 0 0 */
 } module;
 
 struct slice_code {
@@ -66,6 +67,24 @@ int slice_code_add_module(slice_code *c, const mr_module *m)
     return 0;
 }
 
+/* The runtime ranges of d's .got and .got.plt, from its section headers. */
+static void find_got(module *d, Elf *e)
+{
+    size_t strndx;
+    Elf_Scn *scn = NULL;
+    if (elf_getshdrstrndx(e, &strndx) != 0)
+        return;
+    while ((scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, strndx, sh.sh_name) : NULL;
+        int k = !name ? -1 : !strcmp(name, ".got") ? 0 : !strcmp(name, ".got.plt") ? 1 : -1;
+        if (k >= 0 && sh.sh_addr) {
+            d->got[k][0] = sh.sh_addr + (uint64_t)d->bias;
+            d->got[k][1] = d->got[k][0] + sh.sh_size;
+        }
+    }
+}
+
 /* Reads the PT_LOAD headers of d's file; 0 or -1 (not an ELF file). */
 static int open_module(module *d)
 {
@@ -82,6 +101,7 @@ static int open_module(module *d)
             if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
                 d->segs[d->nsegs++] = (segment){ ph.p_vaddr, ph.p_filesz, ph.p_offset };
         }
+        find_got(d, e);
         rc = 0;
     }
     if (e)
@@ -113,6 +133,15 @@ int slice_code_read(slice_code *c, uint64_t addr, uint8_t *buf, uint32_t n)
         return -1;
     }
     return -1;
+}
+
+int slice_code_in_got(const slice_code *c, uint64_t addr)
+{
+    for (size_t i = 0; i < c->nmods; i++)
+        for (int k = 0; k < 2; k++)
+            if (addr >= c->mods[i].got[k][0] && addr < c->mods[i].got[k][1])
+                return 1;
+    return 0;
 }
 
 const char *slice_code_unreadable(const slice_code *c)

@@ -25,6 +25,10 @@ int slice_code_add_module(slice_code *c, const mr_module *m);
  * when no readable module file holds them. */
 int slice_code_read(slice_code *c, uint64_t addr, uint8_t *buf, uint32_t n);
 
+/* Is addr in the GOT (.got, .got.plt) of a module whose file was read?
+ * What is loaded from there is an address the dynamic loader resolved. */
+int slice_code_in_got(const slice_code *c, uint64_t addr);
+
 /* Path of the first module whose file could not be read, or NULL. */
 const char *slice_code_unreadable(const slice_code *c);
 

@@ -28,11 +28,17 @@ int slice_find_def(const slice_run *r, uint64_t s, uint32_t i, int reg, uint64_t
                 *key = SLICE_KEY(s, i);
                 return 1;
             }
-        do {                        /* the previous step that writes reg at all */
+        for (;;) {                  /* the previous step that writes reg at all */
             if (s == first)
                 return 0;
             s--;
-        } while (!(r->sym_defs[r->sym[s]] & bit));
+            if ((s & 255) == 255 && s - 255 >= first && !(r->chunk_defs[s >> 8] & bit)) {
+                s -= 255;           /* 256 steps none of which writes it */
+                continue;
+            }
+            if (r->sym_defs[r->sym[s]] & bit)
+                break;
+        }
         slice_step_insns(r, s, &n);
         i = n;
     }
@@ -87,6 +93,14 @@ static int control_parent(const slice_run *r, slice_cfg *g, uint64_t key, uint64
     return call_site(r, SLICE_KEY_STEP(key), out);
 }
 
+/* Is instance key part of the program's startup (before main was called,
+ * in main's thread)? Its values are the environment, not followed. */
+int slice_in_startup(const slice_run *r, uint64_t key)
+{
+    return SLICE_KEY_STEP(key) < r->main_step &&
+           SLICE_KEY_STEP(key) >= r->thread_first[slice_step_thread(r, r->main_step)];
+}
+
 int slice_deps(const slice_run *r, slice_cfg *g, uint64_t key, slice_dep_fn fn, void *ctx)
 {
     uint64_t s = SLICE_KEY_STEP(key), dep;
@@ -94,29 +108,30 @@ int slice_deps(const slice_run *r, slice_cfg *g, uint64_t key, slice_dep_fn fn, 
     const slice_insn *in = &r->insns[slice_key_insn(r, key)];
     int rc;
     for (int reg = 0; reg < SLICE_NREGS; reg++)
-        if ((in->r.uses >> reg & 1) && slice_find_def(r, s, i, reg, &dep) && (rc = fn(ctx, dep)))
+        if ((in->r.uses >> reg & 1) && slice_find_def(r, s, i, reg, &dep) && !slice_in_startup(r, dep) &&
+            (rc = fn(ctx, dep)))
             return rc;
     for (uint64_t a = r->acc_first[s]; a < r->acc_first[s] + r->acc_count[s]; a++) {
         if (r->acc_instr[a] != i || (r->acc_kind[a] != MR_LOAD && r->acc_kind[a] != MR_MODIFY))
-            continue;
+            continue;               /* a store, another instruction's, or a constant */
         if (r->plus) {              /* the edge TWPP+ recorded (Figure 5.7, lines 20-22) */
             int found = slice_plus_store(r, a, &dep);
             if (found < 0)
                 return -1;
-            if (found && (rc = fn(ctx, dep)))
+            if (found && !slice_in_startup(r, dep) && (rc = fn(ctx, dep)))
                 return rc;
             continue;
         }
         uint64_t w[64];
         uint32_t nw = slice_writers(r, a, w, 64);
         for (uint32_t k = 0; k < nw && k < 64; k++)
-            if ((rc = fn(ctx, slice_access_key(r, w[k]))))
+            if (!slice_in_startup(r, slice_access_key(r, w[k])) && (rc = fn(ctx, slice_access_key(r, w[k]))))
                 return rc;
     }
     rc = control_parent(r, g, key, &dep);
     if (rc < 0)
         return -1;
-    return rc ? fn(ctx, dep) : 0;
+    return rc && !slice_in_startup(r, dep) ? fn(ctx, dep) : 0;
 }
 
 uint64_t slice_line_entry(const slice_run *r, uint64_t key)

@@ -12,6 +12,10 @@
  *     it is control dependent on (cfg.h); none in the call (code that
  *     runs whenever the function is called) makes it depend on the call
  *     instruction of its caller.
+ * Instances of the program's startup (before main's call, in its thread:
+ * the dynamic loader, libc's initialisation; run.h main_step) are not
+ * dependences: what they computed is the environment the program starts
+ * in, as it is to a source-level slice.
  */
 #ifndef MEMREC_SLICE_DEPS_H
 #define MEMREC_SLICE_DEPS_H
@@ -38,6 +42,9 @@ int slice_deps(const slice_run *r, slice_cfg *g, uint64_t key, slice_dep_fn fn, 
 /* The latest instance before (s, i) in its thread that writes register
  * reg: 1 and *key, or 0. */
 int slice_find_def(const slice_run *r, uint64_t s, uint32_t i, int reg, uint64_t *key);
+
+/* Is instance key in the program's startup (run.h main_step)? */
+int slice_in_startup(const slice_run *r, uint64_t key);
 
 /* The instance of access a. */
 uint64_t slice_access_key(const slice_run *r, uint64_t a);

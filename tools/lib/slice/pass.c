@@ -22,6 +22,7 @@
 typedef struct dataobj {
     char *name;
     uint64_t addr, size;
+    uint32_t module;            /* mr_module.id */
 } dataobj;
 
 /* Everything the pass keeps only while it runs. */
@@ -39,6 +40,7 @@ typedef struct pass {
     uint32_t *fn_calls;         /* per function: calls begun so far */
     dataobj *objs;
     size_t nobjs, objs_cap;
+    int64_t exe_module;         /* id of the executable's module, or -1 */
     size_t acc_cap, extra_cap, span_cap, insn_steps_cap;
     uint64_t hits;              /* instances of the criterion's line so far */
     int criterion_line_seen;
@@ -97,7 +99,7 @@ static uint32_t insn_id(pass *p, uint64_t addr, uint32_t len, uint32_t fn)
         return (uint32_t)((uintptr_t)*slot - 1);
     if (ARRAY_FIT(r->insns, r->insns_cap, r->ninsns + 1) < 0)
         return SLICE_NONE;
-    size_t cap = p->span_cap;
+    size_t cap = p->span_cap;       /* the per-instruction arrays grow together */
     if (ARRAY_FIT(r->load_span, cap, r->ninsns + 1) < 0 ||
         (cap = p->span_cap, ARRAY_FIT(r->store_span, cap, r->ninsns + 1) < 0) ||
         (cap = p->span_cap, ARRAY_FIT(r->load_multi, cap, r->ninsns + 1) < 0) ||
@@ -233,12 +235,15 @@ static int resolve_var(pass *p)
     const char *colon = strchr(v, ':');
     if (colon)
         size = strtoull(colon + 1, NULL, 0);
+    const dataobj *o = NULL;            /* the executable's object of that name, else the first */
     for (size_t i = 0; i < p->nobjs; i++)
-        if (!strcmp(p->objs[i].name, name)) {
-            c->addr = p->objs[i].addr + off;
-            c->size = size ? size : off < p->objs[i].size ? p->objs[i].size - off : 1;
-            return 0;
-        }
+        if (!strcmp(p->objs[i].name, name) && (!o || (int64_t)p->objs[i].module == p->exe_module))
+            o = &p->objs[i];
+    if (o) {
+        c->addr = o->addr + off;
+        c->size = size ? size : off < o->size ? o->size - off : 1;
+        return 0;
+    }
     snprintf(p->err, p->errlen, "--var %s: no register or data object of that name", c->var);
     return -1;
 }
@@ -296,7 +301,7 @@ static int64_t lines_of_step(pass *p, uint64_t s, const uint32_t *insn, uint32_t
 static int grow_accesses(pass *p, uint64_t need)
 {
     slice_run *r = p->r;
-    size_t cap = p->acc_cap;
+    size_t cap = p->acc_cap;        /* the per-access arrays grow together, one capacity */
     if (ARRAY_FIT(r->acc_step, cap, need) < 0 ||
         (cap = p->acc_cap, ARRAY_FIT(r->acc_instr, cap, need) < 0) ||
         (cap = p->acc_cap, ARRAY_FIT(r->acc_kind, cap, need) < 0) ||
@@ -359,7 +364,9 @@ static int on_exec(pass *p, const mr_event *ev)
         r->acc_instr[a] = x->instr;
         r->acc_kind[a] = x->kind;
         r->acc_writer[a] = 0;
-        if ((x->kind == MR_LOAD || x->kind == MR_MODIFY) && load(p, a, x, in) < 0)
+        if (x->kind == MR_LOAD && (r->insns[in].r.guard || slice_code_in_got(p->code, x->addr)))
+            r->acc_kind[a] |= SLICE_ACC_CONST;  /* not the program's data: not followed */
+        else if ((x->kind == MR_LOAD || x->kind == MR_MODIFY) && load(p, a, x, in) < 0)
             return -1;
         if ((x->kind == MR_STORE || x->kind == MR_MODIFY) && store(p, a, x, in) < 0)
             return -1;
@@ -372,8 +379,13 @@ static int on_exec(pass *p, const mr_event *ev)
 static int on_event(pass *p, const mr_event *ev)
 {
     switch (ev->kind) {
-    case MR_EV_MODULE:
+    case MR_EV_MODULE: {
+        const mr_process *proc = mr_reader_process(p->reader);
+        if (p->exe_module < 0 && proc && proc->exe && ev->u.module->path &&
+            !strcmp(proc->exe, ev->u.module->path))
+            p->exe_module = ev->u.module->id;
         return slice_code_add_module(p->code, ev->u.module) < 0 ? fail(p, "out of memory") : 0;
+    }
     case MR_EV_DATAOBJ:
         if (!ev->u.dataobj->name)
             return 0;
@@ -381,6 +393,7 @@ static int on_event(pass *p, const mr_event *ev)
             !(p->objs[p->nobjs].name = strdup(ev->u.dataobj->name)))
             return fail(p, "out of memory");
         p->objs[p->nobjs].addr = ev->u.dataobj->addr;
+        p->objs[p->nobjs].module = ev->u.dataobj->module;
         p->objs[p->nobjs++].size = ev->u.dataobj->size;
         return 0;
     case MR_EV_EXEC:
@@ -419,7 +432,8 @@ static int setup(pass *p)
  * Per step, the instruction instances before it. */
 static int symbol_defs(slice_run *r)
 {
-    if (!(r->insn_first = malloc((r->nsteps + 1) * sizeof *r->insn_first)))
+    if (!(r->insn_first = malloc((r->nsteps + 1) * sizeof *r->insn_first)) ||
+        !(r->chunk_defs = calloc((r->nsteps >> 8) + 1, sizeof *r->chunk_defs)))
         return -1;
     r->insn_first[0] = 0;
     for (uint64_t s = 0; s < r->nsteps; s++) {
@@ -437,6 +451,8 @@ static int symbol_defs(slice_run *r)
         for (uint32_t i = 0; i < s->ninstrs && i < b->ninsns; i++)
             r->sym_defs[y] |= r->insns[b->insn[i]].r.defs;
     }
+    for (uint64_t s = 0; s < r->nsteps; s++)
+        r->chunk_defs[s >> 8] |= r->sym_defs[r->sym[s]];
     return 0;
 }
 
@@ -461,7 +477,7 @@ static void pass_free(pass *p)
 int slice_run_pass(slice_run *r, void *reader, slice_next_fn next, slice_criterion *c,
                    char *err, size_t errlen)
 {
-    pass p = { .r = r, .c = c, .reader = reader, .err = err, .errlen = errlen };
+    pass p = { .r = r, .c = c, .reader = reader, .err = err, .errlen = errlen, .exe_module = -1 };
     mr_event ev;
     int rc = setup(&p);
     while (rc == 0 && next(reader, &ev))
@@ -540,6 +556,7 @@ void slice_run_close(slice_run *r)
     u64map_free(&r->line_of);
     free(r->sym_defs);
     free(r->insn_first);
+    free(r->chunk_defs);
     free(r->acc_first);
     free(r->acc_count);
     free(r->acc_step);

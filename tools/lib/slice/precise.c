@@ -54,9 +54,11 @@ int slice_seed(const slice_run *r, const slice_criterion *c, slice_set *out)
 {
     uint64_t key;
     if (c->reg >= 0)
-        return slice_find_def(r, c->step, c->index, c->reg, &key) ? add_instance(out, key) : 0;
+        return slice_find_def(r, c->step, c->index, c->reg, &key) && !slice_in_startup(r, key)
+             ? add_instance(out, key) : 0;
     for (uint32_t k = 0; k < c->nwriters; k++)
-        if (add_instance(out, slice_access_key(r, c->writers[k])) < 0)
+        if (!slice_in_startup(r, slice_access_key(r, c->writers[k])) &&
+            add_instance(out, slice_access_key(r, c->writers[k])) < 0)
             return -1;
     return 0;
 }

@@ -118,6 +118,19 @@ static int zeroing_idiom(const cs_insn *in)
            x->operands[n - 1].reg == x->operands[n - 2].reg;
 }
 
+/* Does the instruction read fs:0x28 or fs:0x30 (the guards in glibc's TCB)? */
+static int reads_guard(const cs_insn *in)
+{
+    const cs_x86 *x = &in->detail->x86;
+    for (int i = 0; i < x->op_count; i++) {
+        const cs_x86_op *op = &x->operands[i];
+        if (op->type == X86_OP_MEM && op->mem.segment == X86_REG_FS && op->mem.base == X86_REG_INVALID &&
+            op->mem.index == X86_REG_INVALID && (op->mem.disp == 0x28 || op->mem.disp == 0x30))
+            return 1;
+    }
+    return 0;
+}
+
 static int in_group(const cs_insn *in, int group)
 {
     for (int i = 0; i < in->detail->groups_count; i++)
@@ -171,6 +184,7 @@ int slice_decode(slice_decoder *d, const uint8_t *code, uint32_t n, uint64_t add
     }
     if (zeroing_idiom(d->insn))
         out->uses = 0;
+    out->guard = (uint8_t)reads_guard(d->insn);
     classify_flow(d->insn, out);
     return 0;
 }

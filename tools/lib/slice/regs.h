@@ -12,7 +12,10 @@
  *   - a write of 8 or 16 bits, a cmov and any conditional write keep the
  *     rest of the old value, so the register is also a use;
  *   - "xor r, r" and its vector forms read nothing (the zeroing idiom);
- *   - one flags register; the x87 stack is one register.
+ *   - one flags register; the x87 stack is one register;
+ *   - a read of fs:0x28 or fs:0x30, glibc's stack and pointer guards (a
+ *     random constant the dynamic loader set before main), is flagged so
+ *     that the slicer does not follow it into the loader.
  */
 #ifndef MEMREC_SLICE_REGS_H
 #define MEMREC_SLICE_REGS_H
@@ -46,6 +49,7 @@ typedef struct slice_regs {
     uint64_t target;            /* direct branch or call target, else 0 */
     uint8_t len;                /* bytes capstone decoded */
     uint8_t flow;               /* SLICE_FLOW_* */
+    uint8_t guard;              /* reads glibc's stack or pointer guard (fs:0x28, fs:0x30) */
 } slice_regs;
 
 typedef struct slice_decoder slice_decoder;

@@ -27,6 +27,8 @@
 #include "twpp/file.h"
 
 #define SLICE_NONE UINT32_MAX
+#define SLICE_ACC_CONST 0x80    /* acc_kind: a load of a constant the dynamic loader set: from
+                                 * a GOT, or glibc's stack or pointer guard */
 #define SLICE_NO_LINE UINT32_MAX
 
 /* One static instruction (one address). */
@@ -90,6 +92,8 @@ typedef struct slice_run {
     struct slice_plus *plus;    /* memory edges from the .twpp file's TWPP+, or NULL:
                                  * from the trace's last writers (plus.h) */
     uint8_t *outer_calls;       /* 1: the criterion's call or one of its callers */
+    uint64_t main_step;         /* first step of main's first call: the steps before it in its
+                                 * thread are the startup (deps.h); 0: none cut */
     /* code */
     slice_insn *insns;
     uint32_t ninsns;
@@ -102,6 +106,7 @@ typedef struct slice_run {
     size_t lines_cap;
     u64map line_of;             /* hash of "function:line" -> first id + 1 (chained by compare) */
     uint64_t *sym_defs;         /* per symbol: registers any of its instructions writes */
+    uint64_t *chunk_defs;       /* per 256 steps: registers any of them writes (skipped whole) */
     uint64_t *insn_first;       /* per step (and one more): instruction instances before it,
                                  * so that an instance has a dense number (slice sets' bitmaps) */
     uint64_t undecoded;         /* instructions without bytes */
@@ -111,7 +116,7 @@ typedef struct slice_run {
     uint16_t *acc_count;        /* per step: its accesses */
     uint32_t *acc_step;         /* per access */
     uint16_t *acc_instr;        /* per access: index in the block */
-    uint8_t *acc_kind;          /* per access: mr_access_kind */
+    uint8_t *acc_kind;          /* per access: mr_access_kind, | SLICE_ACC_CONST */
     uint64_t *acc_writer;       /* per load or modify: the last store to what it read + 1, or 0 */
     uint64_t (*extra)[2];       /* (load, store) for loads with several writers, by load */
     uint64_t nextra;
@@ -120,6 +125,12 @@ typedef struct slice_run {
     uint64_t (*load_span)[2], (*store_span)[2];     /* [lo, hi); lo > hi: none */
     uint8_t *load_multi, *store_multi;              /* 1: more than one (address, size) */
 } slice_run;
+
+/* The first step of main's first call: the function named main, else the
+ * first callee of __libc_start_call_main ("(below main)" to Valgrind: a
+ * stripped executable); 0 when
+ * neither ran. */
+uint64_t slice_main_step(const slice_run *r);
 
 /* Opens FILE.twpp and lays out its steps and calls. 0, or -1 with err. */
 int slice_run_open(slice_run *r, const char *twpp_path, char *err, size_t errlen);

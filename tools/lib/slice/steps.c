@@ -49,6 +49,8 @@ static int add_step(slice_run *r, layout *l, uint32_t sym, frame *f)
 {
     if (r->nsteps >= SLICE_NONE - 1)
         return -1;
+    /* the per-step arrays grow together: each from the same old capacity
+     * to the same new one, kept once in steps_cap */
     size_t cap = l->steps_cap;
     if (ARRAY_FIT(r->sym, cap, r->nsteps + 1) < 0 ||
         (cap = l->steps_cap, ARRAY_FIT(r->call, cap, r->nsteps + 1) < 0) ||
@@ -70,7 +72,7 @@ static int add_call(slice_run *r, layout *l, uint32_t fn, uint32_t parent)
 {
     if (r->ncalls >= SLICE_NONE - 1)
         return -1;
-    size_t cap = l->calls_cap;
+    size_t cap = l->calls_cap;      /* the per-call arrays grow together, as above */
     if (ARRAY_FIT(r->call_fn, cap, r->ncalls + 1) < 0 ||
         (cap = l->calls_cap, ARRAY_FIT(r->call_first, cap, r->ncalls + 1) < 0) ||
         (cap = l->calls_cap, ARRAY_FIT(r->call_parent, cap, r->ncalls + 1) < 0) ||
@@ -216,4 +218,21 @@ int slice_prev_point(const slice_run *r, uint64_t *s, uint32_t *i)
         return slice_prev_point(r, s, i);   /* a block without instructions: step over */
     *i = n - 1;
     return 1;
+}
+
+uint64_t slice_main_step(const slice_run *r)
+{
+    int64_t fmain = twpp_find_function(r->twpp, "main");
+    int64_t fstart = twpp_find_function(r->twpp, "__libc_start_call_main");
+    if (fstart < 0)                 /* Valgrind's name for it */
+        fstart = twpp_find_function(r->twpp, "(below main)");
+    for (uint32_t c = 0; c < r->ncalls; c++) {
+        uint32_t parent = r->call_parent[c];
+        if (r->call_first[c] == SLICE_NONE)
+            continue;
+        if ((int64_t)r->call_fn[c] == fmain ||
+            (fmain < 0 && parent != SLICE_NONE && (int64_t)r->call_fn[parent] == fstart))
+            return r->call_first[c];
+    }
+    return 0;
 }

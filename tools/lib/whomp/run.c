@@ -117,15 +117,17 @@ static void measure(sq_grammar *const *omsg, const sq_grammar *rasg, sq_grammar 
 
 int whomp_run_finish(whomp_run *w)
 {
+    if (whomp_finish(w->grammars) < 0)
+        return -1;
     for (int d = 0; d < WHOMP_DIMS; d++)
-        if (!(w->omsg[d] = whomp_omsg(w->grammars, d)))
+        if (!(w->omsg[d] = whomp_take_omsg(w->grammars, d)))
             return -1;
     w->nvert = whomp_vertical_count(w->grammars);
-    if (!(w->rasg = whomp_rasg(w->grammars)) ||
+    if (!(w->rasg = whomp_take_rasg(w->grammars)) ||
         !(w->vert = calloc(w->nvert + 1, sizeof *w->vert)))
         return -1;
     for (uint32_t i = 0; i < w->nvert; i++)
-        if (!(w->vert[i] = whomp_vertical(w->grammars, i)))
+        if (!(w->vert[i] = whomp_take_vertical(w->grammars, i)))
             return -1;
     measure(w->omsg, w->rasg, w->vert, w->nvert, &w->s);
     return 0;

@@ -37,6 +37,8 @@ enum { WHOMP_INSTRUCTION, WHOMP_GROUP, WHOMP_OBJECT, WHOMP_OFFSET, WHOMP_DIMS };
 typedef struct whomp_options {
     int stack;                  /* keep stack accesses too */
     int vertical;               /* also one grammar per instruction */
+    int threads;                /* 2 or more: a second thread shares the
+                                   grammars' work (the same grammars) */
 } whomp_options;
 
 typedef struct whomp whomp;
@@ -46,21 +48,30 @@ void whomp_free(whomp *w);
 
 /* One access of instruction insn to address addr, in object o. 1 when
  * kept, 0 when left out (stack without the option, unknown), -1 when out
- * of memory, -2 when insn or addr cannot be packed into a RASG symbol. */
+ * of memory, -2 when insn or addr cannot be packed into a RASG symbol.
+ * Kept accesses are gathered and reach the grammars a batch at a time. */
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr);
+
+/* After the last access: the gathered accesses into the grammars (and the
+ * RASG's thread ended). 0, or -1 when out of memory. The grammars below are
+ * NULL until it is called; no access may follow it. */
+int whomp_finish(whomp *w);
 
 uint64_t whomp_kept(const whomp *w);       /* accesses kept */
 uint64_t whomp_skipped(const whomp *w);    /* accesses left out */
 
-/* The grammars (malloc'd; sq_grammar_free them); NULL: no memory. */
-sq_grammar *whomp_omsg(const whomp *w, int dim);
-sq_grammar *whomp_rasg(const whomp *w);
+/* After whomp_finish: the grammars (malloc'd; sq_grammar_free them), each
+ * taken once: its builder is freed as it is made, so that the builders'
+ * memory is given back while the snapshots are made. NULL: no memory, or
+ * taken already. */
+sq_grammar *whomp_take_omsg(whomp *w, int dim);
+sq_grammar *whomp_take_rasg(whomp *w);
 
 /* With vertical: instructions with kept accesses, in order of first, the
- * instruction number of the i-th, and its grammar. */
+ * instruction number of the i-th, and its grammar (taken once too). */
 uint32_t whomp_vertical_count(const whomp *w);
 uint32_t whomp_vertical_insn(const whomp *w, uint32_t i);
-sq_grammar *whomp_vertical(const whomp *w, uint32_t i);
+sq_grammar *whomp_take_vertical(whomp *w, uint32_t i);
 
 /* The name of each dimension, for output: "instruction", "group", ... */
 const char *whomp_dim_name(int dim);
