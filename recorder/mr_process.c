@@ -64,6 +64,7 @@ void mr_process_forget_thread(void)
 static void start_client_code(ThreadId tid, ULong blocks_done)
 {
     (void)blocks_done;
+    mr_alloc_thread_runs(tid);
     if (tid == last_tid || !mr_stream_alive())
         return;
     ULong w[2] = { tid, 0 };
