@@ -295,6 +295,10 @@ static size_t on_record(encoder *e, const uint64_t *rec, size_t avail)
     case WIRE_THREAD: on_thread(e, aux, p, n); break;
     case WIRE_MARK: check(e, mr_write_mark(e->w, string(e, p[0]) ? string(e, p[0]) : "")); break;
     case WIRE_COLLECT: check(e, mr_write_collect(e->w, aux != 0)); break;
+    case WIRE_THREAD_OS:
+        if (n >= 2)
+            check(e, mr_write_thread_os(e->w, (uint32_t)p[0], p[1]));
+        break;
     case WIRE_EXEC_CALL: case WIRE_EXEC_FAIL: break;
     case WIRE_END: on_end(e, aux, p, n); break;
     default:

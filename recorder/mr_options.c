@@ -81,7 +81,6 @@ void mr_print_usage(void)
 "    --collect-atstart=no|yes  record from the start; with no, only between\n"
 "                              MEMREC_START and MEMREC_STOP (memrec.h) [yes]\n"
 "    --compress-level=<n>      zstd level of the trace, 1..22 [library default]\n"
-
     );
 }
 
