@@ -27,7 +27,7 @@ find /usr/include -type f -name '*.h' | LC_ALL=C sort | xargs cat 2>/dev/null |
   head -c 1000000 > "$TMP/text"
 MEMREC_ENCODER_RAW=$TMP/raw valgrind --tool=memrec -q --memrec-out-file="$TMP/rec.trace" \
   gzip -9 -c "$TMP/text" >/dev/null || die "recording gzip failed"
-for i in $(seq "$RUNS"); do
+for _ in $(seq "$RUNS"); do
   rm -f "$TMP/replay.trace"
   "$ENC" --replay "$TMP/raw" "$TMP/replay.trace" 0 | awk '{ print $1 }' >> "$TMP/cpu" ||
     die "replay failed"

@@ -15,9 +15,7 @@
 # Lackey as under memrec. Those lines, and only those, may differ.
 source "$(dirname "$0")/lib.sh"
 
-for c in trace-dump; do
-  [ -x "$BIN/$c" ] || skip "$BIN/$c not built"
-done
+[ -x "$BIN/trace-dump" ] || skip "$BIN/trace-dump not built"
 command -v valgrind >/dev/null || skip "valgrind not installed"
 ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 || skip "memrec tool not built in $VALGRIND_LIB"
 command -v g++ >/dev/null || skip "g++ not installed (make deps)"
