@@ -54,9 +54,8 @@
 #define WIRE_THREAD_OS  15   /* aux 0; tid, the thread's OS thread id (gettid) */
 
 /* WIRE_MODULE flag: the encoder reads the module's static data objects.
- * The tool sets it for every module (Valgrind's preloads included: memrec's
- * malloc replacement keeps its state in its .bss); a module without it
- * only names code. */
+ * The tool sets it for every module (Valgrind's core preload included);
+ * a module without it only names code. */
 #define WIRE_MODULE_DATA 1
 
 /* Field widths of WIRE_EXEC headers and block definitions. */
