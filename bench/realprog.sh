@@ -9,6 +9,8 @@
 # FAIL (the script fails only when a run fails):
 #   memrec/none wall: median over the programs <= 2.5, none above 4
 #   memrec faster than DHAT (wall) on every program
+#   instructions, loads and stores within 0.1% of Lackey's
+#   (--detailed-counts=yes --vex-guest-chase=no, run once per program)
 # RUNS rounds (default 3) after one warm-up; PROGS="gzip xz" picks programs.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,6 +98,34 @@ median() {
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
 
+# counts NAME TRACE-INFO-JSON: Lackey's instruction, load and store counts
+# of the program (one run, without guest chasing, as memrec runs) against
+# the recording's: the program's own allocator runs under both, so they
+# agree but for dirty helpers' accesses (Lackey skips them) and, for
+# threaded programs, the interleaving.
+counts() {
+  local name=$1 json=$2 cmd li ll ls
+  cmd=$(awk -F'|' -v n="$name" '$1 == n { print $2 }' <<< "$PROGRAMS")
+  # shellcheck disable=SC2086  # the command is a word list
+  valgrind --tool=lackey --detailed-counts=yes --vex-guest-chase=no --log-file="$TMP/lackey" \
+    $cmd </dev/null >/dev/null 2>&1 || die "$name under Lackey failed"
+  li=$(sed -n 's/.*guest instrs: *\([0-9,]*\).*/\1/p' "$TMP/lackey" | tr -d ,)
+  read -r ll ls < <(awk '/Type +Loads/ { f = 1; next }
+    f && /^==[0-9]+== +[A-Z][0-9A-Z]* / { a = $3; b = $4; gsub(/,/, "", a); gsub(/,/, "", b); l += a; s += b }
+    END { print l + 0, s + 0 }' "$TMP/lackey")
+  awk -v n="$name" -v li="$li" -v ll="$ll" -v ls="$ls" -v mi="$(jq .instructions <<< "$json")" \
+      -v ml="$(jq .loads <<< "$json")" -v ms="$(jq .stores <<< "$json")" 'BEGIN {
+    d = 0
+    split("instructions loads stores", k, " "); split(li " " ll " " ls, l, " "); split(mi " " ml " " ms, m, " ")
+    for (i = 1; i <= 3; i++) {
+      r = l[i] ? 100 * (m[i] - l[i]) / l[i] : 100
+      if (r < 0) r = -r
+      if (r > d) d = r
+      printf "%s%s %d vs Lackey %d", (i > 1 ? ", " : "         counts: "), k[i], m[i], l[i]
+    }
+    printf "\nTARGET %s counts within 0.1%% of Lackey: %.4f%% %s\n", n, d, d <= 0.1 ? "PASS" : "FAIL" }'
+}
+
 echo "real-program benchmark: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each (medians)"
 for round in $(seq 0 "$RUNS"); do
   while IFS='|' read -r name cmd; do
@@ -131,6 +161,7 @@ for name in $SELECTED; do
   echo "         CPU s: native ${cpu[native]}  none ${cpu[none]}  memrec ${cpu[memrec]} (encoder included)  dhat ${cpu[dhat]}  cachegrind ${cpu[cachegrind]}"
   echo "TARGET $name memrec faster than DHAT: ${wall[memrec]}s vs ${wall[dhat]}s $(verdict "${wall[memrec]} < ${wall[dhat]}")"
   echo "TARGET $name memrec/none <= 4: $r $(verdict "$r <= 4")"
+  counts "$name" "$json"
 done
 med=$(printf '%s\n' $ratios | sort -g | awk '{ v[NR] = $1 } END {
   if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')

@@ -237,6 +237,11 @@ int mr_write_stack(mr_writer *w, const mr_stack *s);
 int mr_write_thread_switch(mr_writer *w, uint32_t tid);
 int mr_write_thread_create(mr_writer *w, uint32_t parent, uint32_t child);
 int mr_write_thread_exit(mr_writer *w, uint32_t tid);
+/* Thread tid is the operating system's thread os_tid (what gettid()
+ * returns, the thread id a debugger or top shows) from here on: a
+ * definition (format/SPEC.md section 5, THREAD), which readers that do
+ * not know it skip. */
+int mr_write_thread_os(mr_writer *w, uint32_t tid, uint64_t os_tid);
 
 /* One execution of a defined block leaving through exit `exit`.
  * addrs holds exits[exit].naccesses addresses, in access order (0 for a

@@ -61,7 +61,8 @@ enum {
     MR_DEF_SYMBOL = 4,
     MR_DEF_DATAOBJ = 5,
     MR_DEF_BLOCK = 6,
-    MR_DEF_STACK = 7
+    MR_DEF_STACK = 7,
+    MR_DEF_THREAD = 8       /* a thread's OS thread id (older readers skip it) */
 };
 
 /* Control-stream ops of an EVENTS chunk, one byte per record. */

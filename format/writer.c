@@ -692,6 +692,16 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
     return def_finish(w, MR_DEF_BLOCK);
 }
 
+int mr_write_thread_os(mr_writer *w, uint32_t tid, uint64_t os_tid)
+{
+    if (w->error)
+        return -1;
+    w->body.len = 0;
+    BODY_VARINT(w, tid);
+    BODY_VARINT(w, os_tid);
+    return def_finish(w, MR_DEF_THREAD);
+}
+
 int mr_write_stack(mr_writer *w, const mr_stack *s)
 {
     if (w->error)

@@ -295,6 +295,10 @@ static size_t on_record(encoder *e, const uint64_t *rec, size_t avail)
     case WIRE_THREAD: on_thread(e, aux, p, n); break;
     case WIRE_MARK: check(e, mr_write_mark(e->w, string(e, p[0]) ? string(e, p[0]) : "")); break;
     case WIRE_COLLECT: check(e, mr_write_collect(e->w, aux != 0)); break;
+    case WIRE_THREAD_OS:
+        if (n >= 2)
+            check(e, mr_write_thread_os(e->w, (uint32_t)p[0], p[1]));
+        break;
     case WIRE_EXEC_CALL: case WIRE_EXEC_FAIL: break;
     case WIRE_END: on_end(e, aux, p, n); break;
     default:
@@ -332,6 +336,19 @@ static int read_full(void *buf, size_t n)
     return 1;
 }
 
+/* MEMREC_ENCODER_RAW names a file that gets every slot as it came
+ * (a u64 word count, then the words): the raw stream of a recording, which
+ * --replay encodes again without Valgrind, for measuring the encoder. */
+static FILE *raw_copy;
+
+static void copy_slot(const uint64_t *w, uint64_t n)
+{
+    if (raw_copy && (fwrite(&n, 8, 1, raw_copy) != 1 || fwrite(w, 8, n, raw_copy) != n)) {
+        fclose(raw_copy);
+        raw_copy = NULL;
+    }
+}
+
 static void run(encoder *e, const uint64_t *ring, uint32_t slots, uint32_t words)
 {
     uint64_t msg;
@@ -342,6 +359,7 @@ static void run(encoder *e, const uint64_t *ring, uint32_t slots, uint32_t words
             writer_failed(e, "bad message from the tool");
             continue;
         }
+        copy_slot(ring + (size_t)slot * words, n);
         if (!e->ended)
             process_slot(e, ring + (size_t)slot * words, n);
         unsigned char done = (unsigned char)slot;
@@ -374,9 +392,48 @@ static void report_rusage(void)
     }
 }
 
+/* memrec-encoder --replay RAW OUTPUT LEVEL: encodes a raw stream saved
+ * through MEMREC_ENCODER_RAW; prints the CPU seconds it took. */
+static int replay(const char *raw, const char *out, int level)
+{
+    FILE *f = fopen(raw, "rb");
+    if (!f) {
+        fprintf(stderr, "memrec-encoder: %s: %s\n", raw, strerror(errno));
+        return 1;
+    }
+    encoder e;
+    memset(&e, 0, sizeof e);
+    e.path = out;
+    mr_writer_options opts = { .level = level, .chunk_bytes = 0, .background = 1 };
+    char *err = NULL;
+    if (!(e.w = mr_writer_open(out, &opts, &err))) {
+        fprintf(stderr, "memrec-encoder: %s: %s\n", out, err ? err : "cannot write");
+        return 1;
+    }
+    uint64_t n, cap = 0, *buf = NULL;
+    while (!e.ended && fread(&n, 8, 1, f) == 1) {
+        if (n > cap)
+            buf = xrealloc(buf, (cap = n) * 8);
+        if (fread(buf, 8, n, f) != n)
+            break;
+        process_slot(&e, buf, n);
+    }
+    if (!e.ended)
+        finish(&e, NULL);
+    free(buf);
+    fclose(f);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("%.3f CPU seconds\n", ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                                  ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+    return e.failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned slots = 0, words = 0;
+    if (argc == 5 && !strcmp(argv[1], "--replay"))
+        return replay(argv[2], argv[3], atoi(argv[4]));
     if (argc != 4 || sscanf(argv[3], "%u:%u", &slots, &words) != 2 || slots == 0 ||
         slots > 256 || words == 0) {
         fputs("usage: memrec-encoder OUTPUT LEVEL SLOTS:WORDS (started by valgrind --tool=memrec)\n",
@@ -413,7 +470,11 @@ int main(int argc, char **argv)
     }
     if (write(1, WIRE_STATUS_OK, strlen(WIRE_STATUS_OK)) < 0)
         return 1;
+    if (getenv("MEMREC_ENCODER_RAW"))
+        raw_copy = fopen(getenv("MEMREC_ENCODER_RAW"), "wb");
     run(&e, ring, slots, words);
+    if (raw_copy)
+        fclose(raw_copy);
     report_rusage();
     return e.failed ? 1 : 0;
 }

@@ -120,11 +120,10 @@ static Bool module_known(const DebugInfo *di, Addr text)
 }
 
 /* Sends a module with its data objects: a file mapped into the client,
- * Valgrind's preloads included (vgpreload_memrec's .bss is the allocator's
- * state, touched by every malloc and free as glibc's malloc touches libc's
- * arena). Debug information outside the client's file mappings (the tool
- * itself, never touched by the client) is no module of the client and is
- * not sent. */
+ * Valgrind's core preload included (libc's data holds the allocator's
+ * arena, touched by every malloc and free). Debug information outside the
+ * client's file mappings (the tool itself, never touched by the client)
+ * is no module of the client and is not sent. */
 static void send_module(const DebugInfo *di, Addr text, SizeT size, const HChar *path)
 {
     const NSegment *seg = VG_(am_find_nsegment)(text);

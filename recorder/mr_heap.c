@@ -1,10 +1,8 @@
 /*
- * mr_heap.c: malloc and friends replaced (with the vgpreload_memrec
- * preload), each operation recorded with its interned call stack (as are
- * the mappings of mr_mmap.c).
- *
- * The preload turns the client's calls into client requests, so these run
- * between blocks, in program order with the block executions.
+ * mr_heap.c: heap records with interned call stacks, and the table of live
+ * blocks a forked child starts with. The program's own allocator runs;
+ * mr_alloc.c sees its calls (as mr_custom.c sees client requests and
+ * mr_mmap.c the mappings) and reports them here.
  */
 #include "mr_tool.h"
 #include "memrec_trace.h"
@@ -13,12 +11,12 @@
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_replacemalloc.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 
-/* A live client block: its requested size (for realloc and usable_size). */
+/* A live client block: its requested size and allocation, for a forked
+ * child (mr_heap_replay_live). */
 typedef struct heap_block {
     struct heap_block *next;
     UWord key;            /* the address */
@@ -101,8 +99,7 @@ static UInt alloc_stack(ThreadId tid, Addr *ips, UInt max)
     return depth < max ? depth : max;
 }
 
-/* The id of the current call stack of tid, sending it the first time. */
-static UInt stack_id(ThreadId tid)
+UInt mr_heap_stack_id(ThreadId tid)
 {
     Addr ips[64];
     UInt depth = alloc_stack(tid, ips, mr_clo.stack_depth);
@@ -133,7 +130,7 @@ UInt mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, A
 {
     if (!mr_stream_alive())
         return 0;
-    ULong w[5] = { addr, size, count, old, stack_id(tid) };
+    ULong w[5] = { addr, size, count, old, mr_heap_stack_id(tid) };
     mr_emit(WIRE_HEAP, op, w, 5);
     return (UInt)w[4];
 }
@@ -153,131 +150,51 @@ void mr_heap_replay_live(void)
     }
 }
 
-static void *alloc(ThreadId tid, UInt op, SizeT align, SizeT size, SizeT count)
+void mr_heap_allocated(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count,
+                       UInt stack)
 {
-    SizeT bytes = op == MR_CALLOC ? size * count : size;
-    if (op == MR_CALLOC && count && bytes / count != size)
-        return NULL;                         /* nmemb * size overflows */
-    void *p = VG_(cli_malloc)(align, bytes);
-    if (!p)
-        return NULL;
-    if (op == MR_CALLOC)
-        VG_(memset)(p, 0, bytes);
-    heap_block *b = VG_(malloc)("mr.heap.block", sizeof *b);
-    b->key = (UWord)p;
-    b->size = bytes;
-    b->op = (UChar)op;
-    VG_(HT_add_node)(live, b);
-    b->stack = mr_heap_record(tid, op, (Addr)p, size, op == MR_MEMALIGN ? align : count, 0);
-    return p;
-}
-
-static void release(ThreadId tid, UInt op, void *p)
-{
-    heap_block *b = VG_(HT_remove)(live, (UWord)p);
+    heap_block *b = VG_(HT_remove)(live, (UWord)addr);
     if (!b)
-        return;                              /* not ours: ignore, as free() of junk */
+        b = VG_(malloc)("mr.heap.block", sizeof *b);   /* else a block we missed the free of */
+    b->key = (UWord)addr;
+    b->size = op == MR_CALLOC ? size * count : size;
+    b->op = (UChar)op;
+    b->stack = stack;
+    VG_(HT_add_node)(live, b);
+    if (mr_stream_alive()) {
+        ULong w[5] = { addr, size, count, 0, stack };
+        mr_emit(WIRE_HEAP, op, w, 5);
+    }
+}
+
+void mr_heap_freed(ThreadId tid, UInt op, Addr addr)
+{
+    heap_block *b = VG_(HT_remove)(live, (UWord)addr);
+    if (!b)
+        return;          /* not a block we saw allocated (ld.so's, or junk) */
     VG_(free)(b);
-    mr_heap_record(tid, op, (Addr)p, 0, 0, 0);
-    VG_(cli_free)(p);
+    mr_heap_record(tid, op, addr, 0, 0, 0);
 }
 
-static void *mr_malloc(ThreadId tid, SizeT n)
-{
-    return alloc(tid, MR_MALLOC, VG_(clo_alignment), n, 0);
-}
-
-static void *mr_new(ThreadId tid, SizeT n)
-{
-    return alloc(tid, MR_NEW, VG_(clo_alignment), n, 0);
-}
-
-static void *mr_new_aligned(ThreadId tid, SizeT n, SizeT align)
-{
-    return alloc(tid, MR_NEW, align, n, 0);
-}
-
-static void *mr_vec_new(ThreadId tid, SizeT n)
-{
-    return alloc(tid, MR_NEW_ARRAY, VG_(clo_alignment), n, 0);
-}
-
-static void *mr_vec_new_aligned(ThreadId tid, SizeT n, SizeT align)
-{
-    return alloc(tid, MR_NEW_ARRAY, align, n, 0);
-}
-
-static void *mr_memalign(ThreadId tid, SizeT align, SizeT n)
-{
-    return alloc(tid, MR_MEMALIGN, align, n, 0);
-}
-
-static void *mr_calloc(ThreadId tid, SizeT nmemb, SizeT size)
-{
-    return alloc(tid, MR_CALLOC, VG_(clo_alignment), size, nmemb);
-}
-
-static void mr_free(ThreadId tid, void *p)
-{
-    release(tid, MR_FREE, p);
-}
-
-static void mr_delete(ThreadId tid, void *p)
-{
-    release(tid, MR_DELETE, p);
-}
-
-static void mr_delete_aligned(ThreadId tid, void *p, SizeT align)
-{
-    (void)align;
-    release(tid, MR_DELETE, p);
-}
-
-static void mr_vec_delete(ThreadId tid, void *p)
-{
-    release(tid, MR_DELETE_ARRAY, p);
-}
-
-static void mr_vec_delete_aligned(ThreadId tid, void *p, SizeT align)
-{
-    (void)align;
-    release(tid, MR_DELETE_ARRAY, p);
-}
-
-/* realloc keeps object identity in the trace: one record, old and new. */
-static void *mr_realloc(ThreadId tid, void *old, SizeT size)
+void mr_heap_reallocated(ThreadId tid, Addr old, Addr addr, SizeT size, UInt stack)
 {
     heap_block *b = VG_(HT_remove)(live, (UWord)old);
-    if (!b)
-        return NULL;
-    void *p = VG_(cli_malloc)(VG_(clo_alignment), size);
-    if (!p) {
-        VG_(HT_add_node)(live, b);
-        return NULL;
+    if (!b) {            /* an unknown block grew: from now on it is known */
+        mr_heap_allocated(tid, MR_MALLOC, addr, size, 0, stack);
+        return;
     }
-    VG_(memcpy)(p, old, b->size < size ? b->size : size);
-    VG_(cli_free)(old);
-    b->key = (UWord)p;
+    b->key = (UWord)addr;
     b->size = size;
+    b->stack = stack;
     VG_(HT_add_node)(live, b);
-    b->stack = mr_heap_record(tid, MR_REALLOC, (Addr)p, size, 0, (Addr)old);
-    return p;
-}
-
-static SizeT mr_usable_size(ThreadId tid, void *p)
-{
-    (void)tid;
-    heap_block *b = VG_(HT_lookup)(live, (UWord)p);
-    return b ? b->size : 0;
+    if (mr_stream_alive()) {
+        ULong w[5] = { addr, size, 0, old, stack };
+        mr_emit(WIRE_HEAP, MR_REALLOC, w, 5);
+    }
 }
 
 void mr_heap_init(void)
 {
     live = VG_(HT_construct)("mr.live");
     stacks = VG_(HT_construct)("mr.stacks");
-    VG_(needs_malloc_replacement)(mr_malloc, mr_new, mr_new_aligned, mr_vec_new,
-                                  mr_vec_new_aligned, mr_memalign, mr_calloc,
-                                  mr_free, mr_delete, mr_delete_aligned,
-                                  mr_vec_delete, mr_vec_delete_aligned,
-                                  mr_realloc, mr_usable_size, 0);
 }

@@ -502,6 +502,45 @@ static void emit_entry(emitter *em, UInt naccesses, UInt nvalues)
     em->words = max_words;
 }
 
+#if defined(VGA_amd64)
+/* The integer argument registers and the result register of the ABI. */
+#define ARG0_OFFSET offsetof(VexGuestAMD64State, guest_RDI)
+#define ARG1_OFFSET offsetof(VexGuestAMD64State, guest_RSI)
+#define ARG2_OFFSET offsetof(VexGuestAMD64State, guest_RDX)
+#define RESULT_OFFSET offsetof(VexGuestAMD64State, guest_RAX)
+#endif
+
+/* At the entry of an allocation function (mr_alloc.c): its arguments and
+ * the stack pointer to mr_alloc_enter. Placed before the cursor is
+ * loaded, since the helper may append records (a free's). */
+static void emit_alloc_enter(IRSB *out, const VexGuestLayout *layout, UInt op)
+{
+    IRExpr *sp = new_tmp(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
+    IRExpr *a0 = new_tmp(out, Ity_I64, IRExpr_Get(ARG0_OFFSET, Ity_I64));
+    IRExpr *a1 = new_tmp(out, Ity_I64, IRExpr_Get(ARG1_OFFSET, Ity_I64));
+    IRExpr *a2 = new_tmp(out, Ity_I64, IRExpr_Get(ARG2_OFFSET, Ity_I64));
+    IRDirty *d = unsafeIRDirty_0_N(0, "mr_alloc_enter", VG_(fnptr_to_fnentry)(&mr_alloc_enter),
+                                   mkIRExprVec_5(IRExpr_Const(IRConst_U64(op)), sp, a0, a1, a2));
+    addStmtToIRSB(out, IRStmt_Dirty(d));
+}
+
+/* At the end of a block leaving by a return, after its record: if the
+ * stack pointer is where the pending allocation call returns to,
+ * mr_alloc_return with the result. One load and one compare otherwise. */
+static void emit_alloc_return(IRSB *out, const VexGuestLayout *layout)
+{
+    IRExpr *sp = new_tmp(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
+    IRExpr *expect = new_tmp(out, Ity_I64,
+                             IRExpr_Load(Iend_LE, Ity_I64,
+                                         IRExpr_Const(IRConst_U64((ULong)(Addr)&mr_alloc_expect_sp))));
+    IRExpr *hit = new_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, sp, expect));
+    IRExpr *result = new_tmp(out, Ity_I64, IRExpr_Get(RESULT_OFFSET, Ity_I64));
+    IRDirty *d = unsafeIRDirty_0_N(0, "mr_alloc_return", VG_(fnptr_to_fnentry)(&mr_alloc_return),
+                                   mkIRExprVec_2(sp, result));
+    d->guard = hit;
+    addStmtToIRSB(out, IRStmt_Dirty(d));
+}
+
 /* Calls helper(SP) at this point of the block. */
 static void emit_sp_call(IRSB *out, const VexGuestLayout *layout, const HChar *name,
                          void *helper)
@@ -569,6 +608,9 @@ IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *in,
         addStmtToIRSB(em.out, in->stmts[i]);
     if (is_toggle_entry(s.iaddr[0]))
         emit_sp_call(em.out, layout, "mr_toggle_enter", &mr_toggle_enter);
+    UInt alloc_op = mr_alloc_entry_op(s.iaddr[0]);
+    if (alloc_op)
+        emit_alloc_enter(em.out, layout, alloc_op);
     emit_entry(&em, s.nacc, nvalues);
 
     UInt next_acc = 0, next_exit = 0;
@@ -583,6 +625,8 @@ IRSB *mr_instrument(VgCallbackClosure *closure, IRSB *in,
             emit_access(&em, &s.acc[next_acc++]);
     }
     emit_leave(&em, next_exit);
+    if (in->jumpkind == Ijk_Ret)
+        emit_alloc_return(em.out, layout);
     if (mr_clo.toggle_fn && in->jumpkind == Ijk_Ret)
         emit_sp_call(em.out, layout, "mr_toggle_check_return", &mr_toggle_check_return);
     free_scan(&s);

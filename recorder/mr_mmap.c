@@ -9,14 +9,19 @@
  * Valgrind's own mappings (its arenas, memrec's ring) and what was mapped
  * before the client started (the executable, ld.so, the stack: told
  * through track_new_mem_startup) never are. Of the client's, a mapping is
- * reported when its segment is anonymous (SkAnonC, private or shared, not
- * the client heap behind the malloc replacement) or SysV shared memory
- * (SkShmC), except
+ * reported when its segment is anonymous (SkAnonC, private or shared) or
+ * SysV shared memory (SkShmC), except
  *   - a thread stack (MAP_STACK or MAP_GROWSDOWN): the stack rule of the
  *     tools covers it, and the thread's TLS block at its top;
  *   - an anonymous MAP_FIXED mapping over one of the client's file
  *     mappings: ld.so zero-filling a loaded module's .bss, whose bytes are
- *     the module's static data objects.
+ *     the module's static data objects;
+ *   - a mapping made inside malloc and friends (mr_alloc.c): glibc maps
+ *     big blocks and thread arenas; the blocks it hands out are heap
+ *     records of their own, and a block inside a mapping object would be
+ *     an object inside an object. (Nor is the break, where malloc's main
+ *     arena grows: the allocator's chunk headers and free lists there,
+ *     like those in its mappings, are no object.)
  * The callbacks run inside the syscall, under the big lock, between the
  * tool's pre and post syscall hooks (mr_process.c), which see the flags.
  *
@@ -152,7 +157,7 @@ static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
     (void)rr; (void)ww; (void)xx; (void)di;
     ThreadId tid = VG_(get_running_tid)();
-    if (!len || ignored_now(tid))
+    if (!len || ignored_now(tid) || mr_alloc_in_progress(tid))
         return;
     NSegment const *seg = VG_(am_find_nsegment)(a);
     if (!seg || !(seg->kind == SkAnonC || seg->kind == SkShmC) || seg->isCH)

@@ -4,7 +4,6 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_replacemalloc.h"
 
 /* Defaults: values of pointer-sized accesses (what RDS profiling needs),
  * 8 frames of allocation stacks, collection from the start. */
@@ -53,7 +52,7 @@ Bool mr_process_option(const HChar *arg)
             VG_(fmsg_bad_option)(arg, "at most %d --alloc-fn options\n", MR_MAX_ALLOC_FNS);
         mr_clo.alloc_fns[mr_clo.n_alloc_fns++] = str;
     }
-    else return VG_(replacement_malloc_process_cmd_line_option)(arg);
+    else return False;
     remember_option(arg);
     return True;
 }
@@ -82,7 +81,6 @@ void mr_print_usage(void)
 "    --collect-atstart=no|yes  record from the start; with no, only between\n"
 "                              MEMREC_START and MEMREC_STOP (memrec.h) [yes]\n"
 "    --compress-level=<n>      zstd level of the trace, 1..22 [library default]\n"
-"    (and the core's malloc options: --alignment, --trace-malloc)\n"
     );
 }
 

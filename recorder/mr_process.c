@@ -60,12 +60,36 @@ void mr_process_forget_thread(void)
     last_tid = VG_INVALID_THREADID;
 }
 
+/* Whether thread tid's OS thread id was sent, by tid. */
+static Bool *os_tid_sent;
+static UInt n_os_tid_sent;
+
+/* Sends tid's OS thread id once per thread. Called as tid starts running:
+ * Valgrind runs each client thread on a kernel thread of its own, the one
+ * calling us, so gettid() is tid's. */
+static void send_os_tid(ThreadId tid)
+{
+    if (tid >= n_os_tid_sent) {
+        UInt n = tid + 16;
+        os_tid_sent = VG_(realloc)("mr.ostid", os_tid_sent, n * sizeof *os_tid_sent);
+        VG_(memset)(os_tid_sent + n_os_tid_sent, 0, (n - n_os_tid_sent) * sizeof *os_tid_sent);
+        n_os_tid_sent = n;
+    }
+    if (os_tid_sent[tid])
+        return;
+    os_tid_sent[tid] = True;
+    ULong w[2] = { tid, (ULong)VG_(gettid)() };
+    mr_emit(WIRE_THREAD_OS, 0, w, 2);
+}
+
 /* A thread switch record only when the running thread changes. */
 static void start_client_code(ThreadId tid, ULong blocks_done)
 {
     (void)blocks_done;
+    mr_alloc_thread_runs(tid);
     if (tid == last_tid || !mr_stream_alive())
         return;
+    send_os_tid(tid);
     ULong w[2] = { tid, 0 };
     mr_emit(WIRE_THREAD, MR_THREAD_SWITCH, w, 2);
     last_tid = tid;
@@ -81,6 +105,8 @@ static void thread_create(ThreadId parent, ThreadId child)
 static void thread_exit(ThreadId tid)
 {
     ULong w[2] = { tid, 0 };
+    if (tid < n_os_tid_sent)
+        os_tid_sent[tid] = False;    /* a later thread may get this id */
     if (mr_stream_alive())
         mr_emit(WIRE_THREAD, MR_THREAD_EXIT, w, 2);
 }
@@ -117,6 +143,8 @@ static void fork_child(ThreadId tid)
 {
     exit_seen = False;
     mr_stream_restart_in_child();
+    if (os_tid_sent)                 /* the child's one thread is a new one */
+        VG_(memset)(os_tid_sent, 0, n_os_tid_sent * sizeof *os_tid_sent);
     /* The child's one thread, then what it inherited, before it runs. */
     start_client_code(tid, 0);
     mr_heap_replay_live();

@@ -97,11 +97,39 @@ void mr_heap_init(void);
 /* Sends a heap record (wire.h, WIRE_HEAP) with tid's current call stack;
  * returns the stack's id (0 when nothing is sent). */
 UInt mr_heap_record(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, Addr old);
+/* The id of tid's current call stack (--stack-depth frames, --alloc-fn
+ * frames left out), sending it the first time. */
+UInt mr_heap_stack_id(ThreadId tid);
+/* The program's allocator (mr_alloc.c) allocated, freed or moved a block:
+ * the heap record, and the table of live blocks kept up to date. A free
+ * of a block never seen allocated is not recorded. size is calloc's
+ * element size, count its element count (memalign: the alignment). */
+void mr_heap_allocated(ThreadId tid, UInt op, Addr addr, SizeT size, SizeT count, UInt stack);
+void mr_heap_freed(ThreadId tid, UInt op, Addr addr);
+void mr_heap_reallocated(ThreadId tid, Addr old, Addr addr, SizeT size, UInt stack);
 /* A forked child's trace starts with what it inherited: a heap record per
  * live block (mr_heap.c) and per reported mapping (mr_mmap.c), each with
  * the stack of its allocation. */
 void mr_heap_replay_live(void);
 void mr_mmap_replay(void);
+
+/* ---- the program's allocator, seen at its functions' entries and returns (mr_alloc.c) ---- */
+/* Which allocation function (malloc, free, operator new...) has its first
+ * instruction at a: a number for mr_alloc_enter's op, 0 if none. */
+UInt mr_alloc_entry_op(Addr a);
+/* Where the running thread's pending allocation call returns to: the
+ * stack pointer after its ret (0: none). Inline IR at every return
+ * compares the stack pointer with it. */
+extern Addr mr_alloc_expect_sp;
+/* Called by inline IR at the entry of an allocation function and at a
+ * return that reaches mr_alloc_expect_sp. */
+VG_REGPARM(0) void mr_alloc_enter(UWord op, Addr sp, UWord a0, UWord a1, UWord a2);
+VG_REGPARM(0) void mr_alloc_return(Addr sp, UWord result);
+/* The running thread changed (mr_process.c). */
+void mr_alloc_thread_runs(ThreadId tid);
+/* Whether tid is inside an allocation function (its mmaps are the
+ * allocator's: mr_mmap.c leaves them out). */
+Bool mr_alloc_in_progress(ThreadId tid);
 
 /* ---- custom allocators' client requests (mr_custom.c) ---- */
 void mr_custom_init(void);

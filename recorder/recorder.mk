@@ -1,11 +1,12 @@
-# recorder/recorder.mk: the Valgrind tool memrec, its malloc preload and the
-# encoder, built against the installed Valgrind (pkg-config valgrind).
+# recorder/recorder.mk: the Valgrind tool memrec and the encoder, built
+# against the installed Valgrind (pkg-config valgrind). There is no preload:
+# the program's own allocator runs (recorder/mr_alloc.c).
 #
 #   make recorder          $(BUILD)/valgrind/: memrec-amd64-linux,
-#                          vgpreload_memrec-amd64-linux.so, memrec-encoder and
-#                          links to every file of Valgrind's libexec dir, so
+#                          memrec-encoder and links to every file of
+#                          Valgrind's libexec dir, so
 #                          VALGRIND_LIB=$(BUILD)/valgrind valgrind --tool=memrec works
-#   make install-recorder  the three into Valgrind's libexec dir,
+#   make install-recorder  the two into Valgrind's libexec dir,
 #                          recorder/memrec.h into $(PREFIX)/include
 #
 # recorder/mr_*.c is the tool (no libc: Valgrind's core is its library);
@@ -20,7 +21,6 @@ VG_LIBEXEC    := $(shell pkg-config --variable=exec_prefix valgrind 2>/dev/null)
 
 VGOUT         := $(BUILD)/valgrind
 REC_TOOL      := $(VGOUT)/memrec-$(VG_PLATFORM)
-REC_PRELOAD   := $(VGOUT)/vgpreload_memrec-$(VG_PLATFORM).so
 REC_ENCODER   := $(VGOUT)/memrec-encoder
 REC_TOOL_SRC  := $(sort $(wildcard recorder/mr_*.c))
 REC_ENC_SRC   := $(sort $(wildcard recorder/encoder*.c))
@@ -40,7 +40,7 @@ REC_TOOL_LDFLAGS := -static -nodefaultlibs -nostartfiles -u _start -Wl,--build-i
 REC_TOOL_LIBS := $(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a $(VG_LIBDIR)/libvex-$(VG_PLATFORM).a \
     -lgcc $(VG_LIBDIR)/libgcc-sup-$(VG_PLATFORM).a
 
-recorder: $(REC_TOOL) $(REC_PRELOAD) $(REC_ENCODER) $(VGOUT)/.links
+recorder: $(REC_TOOL) $(REC_ENCODER) $(VGOUT)/.links
 
 $(BUILD)/recorder/%.o: recorder/%.c
 	@mkdir -p $(@D)
@@ -50,12 +50,6 @@ $(REC_TOOL): $(REC_TOOL_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -m64 $(REC_TOOL_LDFLAGS) -o $@ $^ $(REC_TOOL_LIBS)
 
-# The preload is Valgrind's shipped malloc-replacement archive, as is.
-$(REC_PRELOAD): $(VG_LIBDIR)/libreplacemalloc_toolpreload-$(VG_PLATFORM).a
-	@mkdir -p $(@D)
-	$(CC) -m64 -fpic -shared -nodefaultlibs -Wl,-z,interpose,-z,initfirst \
-	    -Wl,--whole-archive $< -Wl,--no-whole-archive -o $@
-
 $(REC_ENCODER): $(REC_ENC_OBJ) $(LIBTRACE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lelf -lzstd
@@ -64,6 +58,7 @@ $(REC_ENCODER): $(REC_ENC_OBJ) $(LIBTRACE)
 # VALGRIND_LIB (default.supp, vgpreload_core, the other tools...).
 $(VGOUT)/.links: $(REC_TOOL)
 	@mkdir -p $(@D)
+	rm -f $(VGOUT)/vgpreload_memrec-$(VG_PLATFORM).so   # an older build's preload
 	for f in $(VG_LIBEXEC)/*; do n=$$(basename $$f); \
 	  case $$n in memrec-*|vgpreload_memrec-*) continue;; esac; \
 	  ln -sfn $$f $(VGOUT)/$$n; done
@@ -72,5 +67,5 @@ $(VGOUT)/.links: $(REC_TOOL)
 install-recorder: recorder
 	install -d $(DESTDIR)$(VG_LIBEXEC) $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(REC_TOOL) $(REC_ENCODER) $(DESTDIR)$(VG_LIBEXEC)/
-	install -m 755 $(REC_PRELOAD) $(DESTDIR)$(VG_LIBEXEC)/
+	rm -f $(DESTDIR)$(VG_LIBEXEC)/vgpreload_memrec-$(VG_PLATFORM).so   # an older memrec's
 	install -m 644 recorder/memrec.h $(DESTDIR)$(PREFIX)/include/

@@ -51,11 +51,11 @@
                               * ends right after this, the trace ends with MR_END_EXEC */
 #define WIRE_EXEC_FAIL  13   /* aux 0; that execve failed, the process goes on */
 #define WIRE_END        14   /* aux reason (mr_end_reason); status, signal */
+#define WIRE_THREAD_OS  15   /* aux 0; tid, the thread's OS thread id (gettid) */
 
 /* WIRE_MODULE flag: the encoder reads the module's static data objects.
- * The tool sets it for every module (Valgrind's preloads included: memrec's
- * malloc replacement keeps its state in its .bss); a module without it
- * only names code. */
+ * The tool sets it for every module (Valgrind's core preload included);
+ * a module without it only names code. */
 #define WIRE_MODULE_DATA 1
 
 /* Field widths of WIRE_EXEC headers and block definitions. */

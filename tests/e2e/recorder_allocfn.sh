@@ -11,7 +11,7 @@ prog=$SAMPLES/xmalloc
 # up to main and without line numbers: "malloc <- f <- g <- main"
 # (a dump line: TIME tTID stack ID depth=N FRAME <- FRAME ...)
 stacks() {
-  "$BIN/trace-dump" -q "$1" | awk '$3 == "stack" && $6 == "malloc" && /site_/ {
+  "$BIN/trace-dump" -q "$1" | awk '$3 == "stack" && $6 ~ /^malloc(:[0-9]+)?$/ && /site_/ {
       s = ""
       for (i = 6; i <= NF; i++) {
         f = $i; sub(/:[0-9]+$/, "", f); s = s (s ? " " : "") f

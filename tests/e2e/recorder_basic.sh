@@ -28,12 +28,11 @@ check "--help lists memrec's options" bash -c \
 # The rule: Lackey counts a guest instruction per executed IMark, a load per
 # executed IR load (guarded ones when the guard holds, CAS and LL included)
 # and a store per IR store (CAS and SC included). memrec counts the same
-# (its modify is one load plus one store), so the totals differ only by
-# code that runs under one tool and not the other: memrec's preload
-# (vgpreload_memrec) is mapped and relocated by ld.so, and memrec replaces
-# malloc so the allocator's own code does not run in the client, while
-# Lackey runs glibc's malloc. The stencil makes 15 allocations and tens of
-# millions of accesses, so both effects stay far below 0.5% (5 permille).
+# (its modify is one load plus one store), and runs the same code: no
+# preload, the program's own malloc. Lackey's counting mode counts a few
+# hundred instructions more than its own --trace-mem prints (ld.so's start),
+# so the totals agree within 0.1% (1 permille), not exactly
+# (dump_lackey_valgrind.sh compares the traces line by line).
 # Lackey also skips accesses of dirty helpers (fxsave, cpuid...) and counts
 # a double-word CAS twice; neither occurs in the stencil's loops.
 prog=$SAMPLES/stencil
@@ -48,12 +47,12 @@ mr_loads=$(info "$TMP/stencil.trace" loads)
 mr_stores=$(info "$TMP/stencil.trace" stores)
 echo "# lackey: $lk_instr instructions, $lk_loads loads, $lk_stores stores"
 echo "# memrec: $mr_instr instructions, $mr_loads loads, $mr_stores stores"
-check "stencil: instructions within 0.5% of Lackey ($mr_instr vs $lk_instr)" \
-  within "${mr_instr:-0}" "${lk_instr:-1}" 5
-check "stencil: loads within 0.5% of Lackey ($mr_loads vs $lk_loads)" \
-  within "${mr_loads:-0}" "${lk_loads:-1}" 5
-check "stencil: stores within 0.5% of Lackey ($mr_stores vs $lk_stores)" \
-  within "${mr_stores:-0}" "${lk_stores:-1}" 5
+check "stencil: instructions within 0.1% of Lackey ($mr_instr vs $lk_instr)" \
+  within "${mr_instr:-0}" "${lk_instr:-1}" 1
+check "stencil: loads within 0.1% of Lackey ($mr_loads vs $lk_loads)" \
+  within "${mr_loads:-0}" "${lk_loads:-1}" 1
+check "stencil: stores within 0.1% of Lackey ($mr_stores vs $lk_stores)" \
+  within "${mr_stores:-0}" "${lk_stores:-1}" 1
 check "stencil: tens of millions of instructions (compute-bound)" [ "${mr_instr:-0}" -gt 10000000 ]
 
 # ---- the samples' own logic --------------------------------------------------
@@ -98,24 +97,24 @@ check_eq "linked_list 1000: 7 call stacks, every frame code of the client" "7 st
 check_eq "linked_list 100 --stack-depth=64: every frame code of the client" "7 stacks" \
   "$(bad_frames "$TMP/list64.dump" | tr '\n' ' ' | sed 's/ $//')"
 check "linked_list 100 --stack-depth=64: the main stacks end at _start (below main)" \
-  grep -qE ' stack [0-9]+ depth=[0-9]+ malloc <- main:[0-9]+ <- .*\(below main\)$' "$TMP/list64.dump"
+  grep -qE ' stack [0-9]+ depth=[0-9]+ malloc(:[0-9]+)? <- main:[0-9]+ <- .*\(below main\)$' "$TMP/list64.dump"
 
 # Static data objects come from the files mapped into the client, Valgrind's
-# preloads included (memrec's malloc replacement keeps its state in its
-# .bss), but not from the tool (whose debug information Valgrind also holds,
-# at addresses the client never sees: no module record at all).
+# core preload included, but not from the tool (whose debug information
+# Valgrind also holds, at addresses the client never sees: no module record
+# at all), and memrec preloads nothing.
 # own_objects DUMP: "modules-of-the-tool data-objects-of-the-tool
-# data-objects-of-vgpreload_memrec-at-least-2" (0 or 1)
+# modules-of-a-memrec-preload"
 own_objects() {
   awk '$3 == "module" { path[$4] = $5 }
        $3 == "module" && $5 ~ /\/memrec-[^\/]*"$/ { tool++ }
+       $3 == "module" && $5 ~ /\/vgpreload_memrec-[^\/]*"$/ { pre++ }
        $3 == "dataobj" { m = $0; sub(/.* module=/, "", m)
-         if (path[m] ~ /\/memrec-[^\/]*"$/) own++
-         if (path[m] ~ /\/vgpreload_memrec-[^\/]*"$/) pre++ }
-       END { print tool + 0, own + 0, (pre >= 2) }' "$1"
+         if (path[m] ~ /\/memrec-[^\/]*"$/) own++ }
+       END { print tool + 0, own + 0, pre + 0 }' "$1"
 }
-check_eq "linked_list: no module record or data objects of the tool; vgpreload_memrec's data objects" \
-  "0 0 1" "$(own_objects "$TMP/list.dump")"
+check_eq "linked_list: no module record or data objects of the tool, no memrec preload" \
+  "0 0 0" "$(own_objects "$TMP/list.dump")"
 # objects_of DUMP FILE-SUFFIX: how many data objects the module whose path
 # ends in FILE-SUFFIX has
 objects_of() {
@@ -125,8 +124,8 @@ objects_of() {
 }
 check "linked_list: the program's and libc's own data objects are there" \
   [ "$(objects_of "$TMP/list.dump" /linked_list)" -gt 0 -a "$(objects_of "$TMP/list.dump" /libc.so.6)" -gt 10 ]
-check "linked_list: vgpreload_memrec is still a module (malloc's frame is its code)" \
-  grep -q ' module [0-9]* ".*/vgpreload_memrec-amd64-linux.so"' "$TMP/list.dump"
+check "linked_list: malloc's frame is libc's (the program's own allocator ran)" \
+  grep -qE ' stack [0-9]+ depth=[0-9]+ malloc(:[0-9]+)? <- main:' "$TMP/list.dump"
 
 record "$TMP/pc.trace" "$SAMPLES/prodcons" 2000 >/dev/null
 check_eq "prodcons: 3 threads (main, producer, consumer)" 3 "$(info "$TMP/pc.trace" threads)"

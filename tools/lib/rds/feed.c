@@ -36,16 +36,20 @@ typedef struct insn_rds {
 } insn_rds;
 
 /* Allocator frames leading a free's stack: the free's site is the first
- * frame after them. */
-static int allocator_frame(const mr_reader *r, uint64_t ip)
+ * frame after them. The innermost frame is a code address (with the
+ * program's own allocator, the entry of free itself), the others are
+ * return addresses. */
+static int allocator_frame(const mr_reader *r, uint64_t ip, int innermost)
 {
     static const char *const names[] = {
         "free", "cfree", "__libc_free", "__GI___libc_free", "realloc",
         "__libc_realloc", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", NULL
     };
-    const mr_symbol *s = obj_site_symbol(r, ip);
+    const mr_symbol *s = innermost ? mr_reader_symbol(r, ip) : obj_site_symbol(r, ip);
     if (!s || !s->function)
         return 0;
+    if (!strncmp(s->function, "operator delete", 15))
+        return 1;
     if (s->file && strstr(s->file, "vg_replace_malloc"))
         return 1;
     for (int i = 0; names[i]; i++)
@@ -59,7 +63,7 @@ static uint64_t free_site(const rds_feed *f, const mr_stack *st)
     if (!st || !st->depth)
         return 0;
     for (uint32_t i = 0; i < st->depth; i++)
-        if (!f->reader || !allocator_frame(f->reader, st->ips[i]))
+        if (!f->reader || !allocator_frame(f->reader, st->ips[i], i == 0))
             return st->ips[i];
     return st->ips[st->depth - 1];
 }
