@@ -4,9 +4,9 @@
 # --trace-mem=yes`, and the two outputs must agree line for line over the
 # program's own code (every "I" line whose address is in the sample's text,
 # each followed by its data accesses' kinds and sizes). Data addresses are
-# left out because they legitimately differ: memrec's malloc replacement
-# and environment move the heap and the stack. The C library is left out
-# for the same reason (its malloc runs only under Lackey).
+# left out because they legitimately differ: memrec's options change the
+# environment, which moves the stack. tests/e2e/recorder_lackey.sh compares
+# whole programs, the C library included, in one environment.
 source "$(dirname "$0")/lib.sh"
 
 # own_code LO HI < LACKEY-LINES: the I lines with LO <= address < HI (16-digit

@@ -18,13 +18,13 @@
  * to the allocator are skipped: functions named malloc, calloc, realloc,
  * free, memalign, posix_memalign, aligned_alloc, valloc, pvalloc,
  * reallocarray, operator new and new[] (_Znw*, _Zna*), their __libc_ and
- * __GI_ forms, and anything in Valgrind's vg_replace_malloc.c. This needs
+ * __GI_ forms, and anything in Valgrind's vg_replace_malloc.c (traces
+ * recorded when memrec replaced malloc). This needs
  * the trace's symbols (objmap_options.reader); without a reader frame 0 is
  * taken as the call site. Each static data object of the trace is a group
  * of its own with one object, serial 0, named `module:name` (module: the
  * file name of its module, so that libpython's data symbol `stack` is
- * `libpython3.11.so.1.0:stack`, never the `stack` group, and memrec's own
- * preload data reads `vgpreload_memrec-amd64-linux.so:info`), name as the
+ * `libpython3.11.so.1.0:stack`, never the `stack` group), name as the
  * recorder names it (recorder/encoder_elf.c): a data symbol of a module (from its symbol
  * table or from its separate debug file in /usr/lib/debug/.build-id), or
  * a stretch of a module's data sections that no symbol covers, named
