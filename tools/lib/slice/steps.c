@@ -99,11 +99,13 @@ static int walk_thread(slice_run *r, layout *l, const twpp_thread *t)
             top->calling = 0;
         if (enter) {
             uint32_t f = t->fn[node], p = t->path[node++];
+            /* read before growing the stack: top points into it */
+            uint32_t caller = top ? top->call : SLICE_NONE;
             int c;
             if (p >= r->m->functions[f].npaths)
                 rc = -2;
             else if (ARRAY_FIT(stack, cap, depth + 1) < 0 ||
-                     (c = add_call(r, l, f, top ? top->call : SLICE_NONE)) < 0)
+                     (c = add_call(r, l, f, caller)) < 0)
                 rc = -1;
             else
                 stack[depth++] = (frame){ &l->paths[l->first_path[f] + p], 0, (uint32_t)c,
