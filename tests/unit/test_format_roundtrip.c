@@ -556,6 +556,74 @@ static void test_body_then_chase(void **state)
     unlink(path);
 }
 
+/* A run that starts in a chain of 20 blocks (longer than any loop body
+ * the reader batches) and ends in a loop of two: with batching per
+ * instruction the reader follows the predictions ahead of the run one
+ * execution at a time (hits.c's walk), finds the loop once the run is in
+ * it and delivers it per block; every address and time as written. */
+static void test_chain_then_body(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("chain");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    enum { CHAIN = 20, NB = CHAIN + 2, PHASES = 5, TRIPS = 30 };
+    mr_instr_def in[NB][1];
+    mr_access_def ac[1] = { { 0, MR_LOAD, 0, 8 } };
+    mr_exit_def ex[1] = { { 1, 1, MR_JUMP_BORING } };
+    for (uint32_t b = 0; b < NB; b++) {
+        in[b][0] = (mr_instr_def){ 0x400000 + 0x100 * (uint64_t)b, 4 };
+        mr_block_def d = { b, in[b][0].addr, 1, in[b], 1, ac, 1, ex };
+        assert_int_equal(mr_write_block_def(w, &d), 0);
+    }
+    enum { MAX = PHASES * TRIPS };
+    static uint64_t want[NB][MAX], when[NB][MAX];
+    size_t nw[NB] = { 0 };
+    uint64_t time = 0;
+    for (int ph = 0; ph < PHASES; ph++) {
+        for (uint32_t b = 0; b < CHAIN; b++) {   /* each a stride of 64 a phase */
+            uint64_t a = 0x1000000 * (uint64_t)(b + 1) + 64 * (uint64_t)ph;
+            assert_int_equal(mr_write_exec(w, b, 0, &a, NULL), 0);
+            want[b][nw[b]] = a;
+            when[b][nw[b]++] = time++;
+        }
+        for (int t = 0; t < TRIPS; t++)          /* the loop: strides 8 and 16 */
+            for (uint32_t b = CHAIN; b < NB; b++) {
+                uint64_t a = 0x90000000 + 0x1000000 * (uint64_t)(b - CHAIN) +
+                             8 * (uint64_t)(b - CHAIN + 1) * nw[b];
+                assert_int_equal(mr_write_exec(w, b, 0, &a, NULL), 0);
+                want[b][nw[b]] = a;
+                when[b][nw[b]++] = time++;
+            }
+    }
+    assert_int_equal(mr_writer_close(w, &(mr_end){ MR_END_EXIT, 0, 0, { 0 } }, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_reader_batch(r, MR_BATCH_PER_INSTRUCTION);
+    mr_event ev;
+    size_t k[NB] = { 0 }, bodies = 0;
+    while (mr_next(r, &ev) == 1) {
+        if (ev.kind != MR_EV_EXEC)
+            continue;
+        uint32_t id = ev.u.exec.def->id;
+        assert_true(id < NB);
+        bodies += ev.u.exec.period == 2 && ev.u.exec.repeat > 1;
+        for (uint64_t j = 0; j < ev.u.exec.repeat; j++, k[id]++) {
+            assert_true(k[id] < nw[id]);
+            uint64_t addr = ev.u.exec.accesses[0].addr + (j ? j * ev.u.exec.strides[0] : 0);
+            assert_int_equal(addr, want[id][k[id]]);
+            assert_int_equal(ev.time + j * ev.u.exec.period, when[id][k[id]]);
+        }
+    }
+    assert_null(mr_reader_error(r));
+    for (uint32_t b = 0; b < NB; b++)
+        assert_int_equal(k[b], nw[b]);
+    assert_true(bodies >= 2 * PHASES);   /* the loop of every phase, both blocks */
+    mr_reader_close(r);
+    unlink(path);
+}
+
 /* Writes one load per execution at addresses base + (random bits << shift)
  * for each phase, reads them back exactly (unbatched; chunk_bytes small
  * so that chunks end inside groups), and returns the trace's size. */
@@ -711,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_repeat_then_chase),
         cmocka_unit_test(test_repeat_across_calls),
         cmocka_unit_test(test_body_then_chase),
+        cmocka_unit_test(test_chain_then_body),
         cmocka_unit_test(test_delta_groups),
         cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_symbols_incremental),
