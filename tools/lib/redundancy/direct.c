@@ -6,13 +6,11 @@
 
 #include "base/array.h"
 #include "base/symbolize.h"
-#include "base/u64map.h"
+#include "base/shadow.h"
 
 #define PAGE_BITS 12                            /* 4 KiB of memory per page */
 #define GRANULE_BITS 3                          /* 8-byte granules, as twpp/deps.h */
-#define GRANULES (1u << (PAGE_BITS - GRANULE_BITS))
 #define CHUNK_BITS 20                           /* read flags per chunk: 2^20 stores */
-#define CACHE_BITS 8                            /* pages remembered before the map */
 
 /* The last store into one granule and the loads that read it there. A
  * store instance is one execution of a store instruction: an instruction
@@ -32,12 +30,7 @@ typedef struct counts {
 } counts;
 
 struct redund_direct {
-    u64map pages;               /* address >> PAGE_BITS -> granule[GRANULES] */
-    uint64_t npages;
-    struct {                    /* a direct-mapped cache of pages before the map */
-        uint64_t key;           /* page number + 1 (0: empty) */
-        granule *page;
-    } cache[1u << CACHE_BITS];
+    shadow mem;                 /* a granule per 8 bytes of memory */
     uint64_t serial;            /* store accesses so far */
     uint64_t instances;         /* store instances so far */
     uint64_t **read;            /* bit per store instance: some load read it */
@@ -49,46 +42,22 @@ struct redund_direct {
 
 redund_direct *redund_direct_new(void)
 {
-    return calloc(1, sizeof(redund_direct));
+    redund_direct *d = calloc(1, sizeof(redund_direct));
+    if (d)
+        shadow_init(&d->mem, sizeof(granule), GRANULE_BITS, PAGE_BITS);
+    return d;
 }
 
 void redund_direct_free(redund_direct *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < d->pages.cap; i++)
-        if (d->pages.slots[i].used)
-            free(d->pages.slots[i].value);
-    u64map_free(&d->pages);
+    shadow_free(&d->mem);
     for (size_t i = 0; i < d->nchunks; i++)
         free(d->read[i]);
     free(d->read);
     free(d->counts);
     free(d);
-}
-
-/* The page of addr; made when make is set (else NULL if absent); NULL
- * when out of memory. */
-static granule *page_of(redund_direct *d, uint64_t addr, int make)
-{
-    uint64_t key = addr >> PAGE_BITS;
-    unsigned c = (unsigned)(key & ((1u << CACHE_BITS) - 1));
-    if (d->cache[c].key == key + 1)
-        return d->cache[c].page;
-    granule *p = u64map_get(&d->pages, key);
-    if (!p && make) {
-        int added;
-        void **slot = u64map_slot_of(&d->pages, key, &added);
-        if (!slot || !(p = calloc(GRANULES, sizeof *p)))
-            return NULL;
-        *slot = p;
-        d->npages++;
-    }
-    if (p) {
-        d->cache[c].key = key + 1;
-        d->cache[c].page = p;
-    }
-    return p;
 }
 
 static counts *counts_of(redund_direct *d, uint32_t insn)
@@ -134,10 +103,10 @@ static uint64_t store_access(redund_direct *d, uint32_t insn, uint64_t addr, uin
     uint64_t serial = ++d->serial;
     uint64_t last = addr + (size ? size - 1 : 0);
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *p = page_of(d, g << GRANULE_BITS, 1);
-        if (!p)
+        granule *x = shadow_at(&d->mem, g, 1);
+        if (!x)
             return 0;
-        p[g & (GRANULES - 1)] = (granule){ serial, instance, owner, 0 };
+        *x = (granule){ serial, instance, owner, 0 };
     }
     return instance;
 }
@@ -157,8 +126,7 @@ int redund_direct_load(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t 
     uint64_t last = addr + (size ? size - 1 : 0);
     granule *best = NULL;
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *p = page_of(d, g << GRANULE_BITS, 0);
-        granule *x = p ? &p[g & (GRANULES - 1)] : NULL;
+        granule *x = shadow_at(&d->mem, g, 0);
         if (x && x->serial && (!best || x->serial > best->serial))
             best = x;           /* the most recent store among the granules */
     }
@@ -274,6 +242,6 @@ uint64_t redund_direct_accesses(const redund_direct *d) { return d->accesses; }
 
 uint64_t redund_direct_bytes(const redund_direct *d)
 {
-    return d->npages * GRANULES * sizeof(granule) + d->pages.cap * sizeof(u64map_slot) +
+    return shadow_bytes(&d->mem) +
            d->nchunks * (1u << (CHUNK_BITS - 3)) + d->ncounts * sizeof(counts);
 }

@@ -3,11 +3,10 @@
 
 #include <stdlib.h>
 
-#include "base/u64map.h"
+#include "base/shadow.h"
 
 #define PAGE_BITS 12                            /* 4 KiB of memory per page */
 #define GRANULE_BITS 3                          /* 8-byte granules */
-#define GRANULES (1u << (PAGE_BITS - GRANULE_BITS))
 
 /* The last store into one granule, and the loads it has served there. */
 typedef struct granule {
@@ -18,52 +17,26 @@ typedef struct granule {
 } granule;
 
 struct twpp_deps {
-    u64map pages;               /* address >> PAGE_BITS -> granule[GRANULES] */
+    shadow mem;                 /* a granule per 8 bytes of memory */
     uint64_t serial;            /* stores so far */
     uint64_t accesses;          /* loads and stores so far */
     uint64_t scan_sum, scan_max;    /* accesses between each edge's store and load */
-    uint64_t npages;
-    uint64_t last_key;          /* a one-page cache before the map */
-    granule *last_page;
 };
 
 twpp_deps *twpp_deps_new(void)
 {
-    return calloc(1, sizeof(twpp_deps));
+    twpp_deps *d = calloc(1, sizeof(twpp_deps));
+    if (d)
+        shadow_init(&d->mem, sizeof(granule), GRANULE_BITS, PAGE_BITS);
+    return d;
 }
 
 void twpp_deps_free(twpp_deps *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < d->pages.cap; i++)
-        if (d->pages.slots[i].used)
-            free(d->pages.slots[i].value);
-    u64map_free(&d->pages);
+    shadow_free(&d->mem);
     free(d);
-}
-
-/* The page of addr; made when make is set (else NULL if absent); NULL
- * when out of memory. */
-static granule *page_of(twpp_deps *d, uint64_t addr, int make)
-{
-    uint64_t key = addr >> PAGE_BITS;
-    if (d->last_page && d->last_key == key)
-        return d->last_page;
-    granule *p = u64map_get(&d->pages, key);
-    if (!p && make) {
-        int added;
-        void **slot = u64map_slot_of(&d->pages, key, &added);
-        if (!slot || !(p = calloc(GRANULES, sizeof *p)))
-            return NULL;
-        *slot = p;
-        d->npages++;
-    }
-    if (p) {
-        d->last_key = key;
-        d->last_page = p;
-    }
-    return p;
 }
 
 int twpp_deps_store(twpp_deps *d, const twpp_instance *s, uint64_t addr, uint32_t size)
@@ -71,10 +44,10 @@ int twpp_deps_store(twpp_deps *d, const twpp_instance *s, uint64_t addr, uint32_
     uint64_t serial = ++d->serial, when = d->accesses++;
     uint64_t last = addr + (size ? size - 1 : 0);
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *p = page_of(d, g << GRANULE_BITS, 1);
-        if (!p)
+        granule *x = shadow_at(&d->mem, g, 1);
+        if (!x)
             return -1;
-        p[g & (GRANULES - 1)] = (granule){ serial, when, *s, 0 };
+        *x = (granule){ serial, when, *s, 0 };
     }
     return 0;
 }
@@ -85,8 +58,7 @@ int twpp_deps_load(twpp_deps *d, const twpp_instance *l, uint64_t addr, uint32_t
     uint64_t last = addr + (size ? size - 1 : 0);
     granule *best = NULL;
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *p = page_of(d, g << GRANULE_BITS, 0);
-        granule *x = p ? &p[g & (GRANULES - 1)] : NULL;
+        granule *x = shadow_at(&d->mem, g, 0);
         if (x && x->serial && (!best || x->serial > best->serial))
             best = x;           /* the most recent store among the granules */
     }
@@ -108,5 +80,5 @@ void twpp_deps_scan(const twpp_deps *d, uint64_t *sum, uint64_t *max)
 
 uint64_t twpp_deps_bytes(const twpp_deps *d)
 {
-    return d->npages * GRANULES * sizeof(granule) + d->pages.cap * sizeof(u64map_slot);
+    return shadow_bytes(&d->mem);
 }
