@@ -166,7 +166,7 @@ $(BUILD)/fuzz/fuzz_sequitur: tests/fuzz/fuzz_sequitur.c $(wildcard tools/lib/alg
 # The .twpp reader links the TWPP folder (not its SQL), the base files it uses and the format library.
 $(BUILD)/fuzz/fuzz_twpp: tests/fuzz/fuzz_twpp.c $(filter-out %/store.c,$(wildcard tools/lib/twpp/*.c)) tools/lib/base/array.c \
 		tools/lib/algo/sequitur.c tools/lib/algo/sq_grammar.c tools/lib/stream/access.c tools/lib/stream/insns.c \
-		tools/lib/base/u64map.c tools/lib/base/shadow.c tools/lib/base/symbolize.c $(FORMAT_SRC)
+		tools/lib/base/u64map.c tools/lib/base/shadowmap.c tools/lib/base/symbolize.c $(FORMAT_SRC)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZFLAGS) -o $@ $^ -lzstd
 

@@ -6,7 +6,7 @@
 
 #include "base/array.h"
 #include "base/symbolize.h"
-#include "base/shadow.h"
+#include "base/shadowmap.h"
 
 #define PAGE_BITS 12                            /* 4 KiB of memory per page */
 #define GRANULE_BITS 3                          /* 8-byte granules, as twpp/deps.h */
@@ -30,7 +30,7 @@ typedef struct counts {
 } counts;
 
 struct redund_direct {
-    shadow mem;                 /* a granule per 8 bytes of memory */
+    shadowmap mem;              /* a granule per 8 bytes of memory */
     uint64_t serial;            /* store accesses so far */
     uint64_t instances;         /* store instances so far */
     uint64_t **read;            /* bit per store instance: some load read it */
@@ -44,7 +44,7 @@ redund_direct *redund_direct_new(void)
 {
     redund_direct *d = calloc(1, sizeof(redund_direct));
     if (d)
-        shadow_init(&d->mem, sizeof(granule), GRANULE_BITS, PAGE_BITS);
+        shadowmap_init(&d->mem, sizeof(granule), GRANULE_BITS, PAGE_BITS);
     return d;
 }
 
@@ -52,7 +52,7 @@ void redund_direct_free(redund_direct *d)
 {
     if (!d)
         return;
-    shadow_free(&d->mem);
+    shadowmap_free(&d->mem);
     for (size_t i = 0; i < d->nchunks; i++)
         free(d->read[i]);
     free(d->read);
@@ -103,7 +103,7 @@ static uint64_t store_access(redund_direct *d, uint32_t insn, uint64_t addr, uin
     uint64_t serial = ++d->serial;
     uint64_t last = addr + (size ? size - 1 : 0);
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *x = shadow_at(&d->mem, g, 1);
+        granule *x = shadowmap_at(&d->mem, g, 1);
         if (!x)
             return 0;
         *x = (granule){ serial, instance, owner, 0 };
@@ -126,7 +126,7 @@ int redund_direct_load(redund_direct *d, uint32_t insn, uint64_t addr, uint32_t 
     uint64_t last = addr + (size ? size - 1 : 0);
     granule *best = NULL;
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *x = shadow_at(&d->mem, g, 0);
+        granule *x = shadowmap_at(&d->mem, g, 0);
         if (x && x->serial && (!best || x->serial > best->serial))
             best = x;           /* the most recent store among the granules */
     }
@@ -242,6 +242,6 @@ uint64_t redund_direct_accesses(const redund_direct *d) { return d->accesses; }
 
 uint64_t redund_direct_bytes(const redund_direct *d)
 {
-    return shadow_bytes(&d->mem) +
+    return shadowmap_bytes(&d->mem) +
            d->nchunks * (1u << (CHUNK_BITS - 3)) + d->ncounts * sizeof(counts);
 }

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "base/shadow.h"
+#include "base/shadowmap.h"
 
 #define PAGE_BITS 12                            /* 4 KiB of memory per page */
 #define GRANULE_BITS 3                          /* 8-byte granules */
@@ -17,7 +17,7 @@ typedef struct granule {
 } granule;
 
 struct twpp_deps {
-    shadow mem;                 /* a granule per 8 bytes of memory */
+    shadowmap mem;              /* a granule per 8 bytes of memory */
     uint64_t serial;            /* stores so far */
     uint64_t accesses;          /* loads and stores so far */
     uint64_t scan_sum, scan_max;    /* accesses between each edge's store and load */
@@ -27,7 +27,7 @@ twpp_deps *twpp_deps_new(void)
 {
     twpp_deps *d = calloc(1, sizeof(twpp_deps));
     if (d)
-        shadow_init(&d->mem, sizeof(granule), GRANULE_BITS, PAGE_BITS);
+        shadowmap_init(&d->mem, sizeof(granule), GRANULE_BITS, PAGE_BITS);
     return d;
 }
 
@@ -35,7 +35,7 @@ void twpp_deps_free(twpp_deps *d)
 {
     if (!d)
         return;
-    shadow_free(&d->mem);
+    shadowmap_free(&d->mem);
     free(d);
 }
 
@@ -44,7 +44,7 @@ int twpp_deps_store(twpp_deps *d, const twpp_instance *s, uint64_t addr, uint32_
     uint64_t serial = ++d->serial, when = d->accesses++;
     uint64_t last = addr + (size ? size - 1 : 0);
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *x = shadow_at(&d->mem, g, 1);
+        granule *x = shadowmap_at(&d->mem, g, 1);
         if (!x)
             return -1;
         *x = (granule){ serial, when, *s, 0 };
@@ -58,7 +58,7 @@ int twpp_deps_load(twpp_deps *d, const twpp_instance *l, uint64_t addr, uint32_t
     uint64_t last = addr + (size ? size - 1 : 0);
     granule *best = NULL;
     for (uint64_t g = addr >> GRANULE_BITS; g <= last >> GRANULE_BITS; g++) {
-        granule *x = shadow_at(&d->mem, g, 0);
+        granule *x = shadowmap_at(&d->mem, g, 0);
         if (x && x->serial && (!best || x->serial > best->serial))
             best = x;           /* the most recent store among the granules */
     }
@@ -80,5 +80,5 @@ void twpp_deps_scan(const twpp_deps *d, uint64_t *sum, uint64_t *max)
 
 uint64_t twpp_deps_bytes(const twpp_deps *d)
 {
-    return shadow_bytes(&d->mem);
+    return shadowmap_bytes(&d->mem);
 }
