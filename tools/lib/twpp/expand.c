@@ -67,7 +67,7 @@ static int build_cache(twpp_file *f, cache *c, char *err, size_t errlen)
 
 /* One thread: the preorder walk. */
 static int walk_thread(const twpp_model *m, const twpp_thread *t, const cache *c,
-                       twpp_emit_fn fn, void *ctx, char *err, size_t errlen)
+                       const twpp_walker *w, char *err, size_t errlen)
 {
     walk_frame *stack = NULL;
     size_t cap = 0, depth = 0;
@@ -80,7 +80,10 @@ static int walk_thread(const twpp_model *m, const twpp_thread *t, const cache *c
             top->calling = 0;
         if (enter) {                    /* a root call, or the callee */
             uint32_t f = t->fn[node], p = t->path[node++];
-            if (p >= m->functions[f].npaths) {
+            if (f >= m->nfunctions) {
+                snprintf(err, errlen, "corrupt DCG: function %u of %u", f, m->nfunctions);
+                rc = -1;
+            } else if (p >= m->functions[f].npaths) {
                 snprintf(err, errlen, "corrupt DCG: path %u of function %s", p, m->functions[f].name);
                 rc = -1;
             } else if (ARRAY_FIT(stack, cap, depth + 1) < 0) {
@@ -88,22 +91,24 @@ static int walk_thread(const twpp_model *m, const twpp_thread *t, const cache *c
                 rc = -1;
             } else {
                 stack[depth++] = (walk_frame){ &c->paths[c->first[f] + p], 0, 0 };
+                rc = w->enter ? w->enter(w->ctx, f) : 0;
             }
         } else if (!top) {
             break;                      /* no more roots */
         } else if (top->at == top->e->n) {
             depth--;                    /* the call returned */
+            rc = w->leave ? w->leave(w->ctx) : 0;
         } else {
             uint32_t s = top->e->v[top->at++];
             top->calling = m->symbols[s].jump == MR_JUMP_CALL;
-            rc = fn(ctx, s);
+            rc = w->block ? w->block(w->ctx, s) : 0;
         }
     }
     free(stack);
     return rc;
 }
 
-int twpp_expand(twpp_file *f, twpp_emit_fn fn, void *ctx, char *err, size_t errlen)
+int twpp_walk(twpp_file *f, const twpp_walker *w, char *err, size_t errlen)
 {
     cache c = {0};
     const twpp_model *m = twpp_file_model(f);
@@ -113,7 +118,7 @@ int twpp_expand(twpp_file *f, twpp_emit_fn fn, void *ctx, char *err, size_t errl
     if (rc == 0)
         rc = build_cache(f, &c, err, errlen);
     for (uint32_t i = 0; i < m->nthreads && rc == 0; i++)
-        rc = walk_thread(m, &m->threads[i], &c, fn, ctx, err, errlen);
+        rc = walk_thread(m, &m->threads[i], &c, w, err, errlen);
     uint64_t total = 0;
     for (uint32_t i = 0; c.first && i < m->nfunctions; i++)
         total += m->functions[i].npaths;
@@ -122,4 +127,10 @@ int twpp_expand(twpp_file *f, twpp_emit_fn fn, void *ctx, char *err, size_t errl
     free(c.paths);
     free(c.first);
     return rc;
+}
+
+int twpp_expand(twpp_file *f, twpp_emit_fn fn, void *ctx, char *err, size_t errlen)
+{
+    twpp_walker w = { .block = fn, .ctx = ctx };
+    return twpp_walk(f, &w, err, errlen);
 }

@@ -85,10 +85,25 @@ uint64_t twpp_path_blocks(const twpp_function *fn, uint32_t p);
 /* Reads the DCG. 0, or -1 with a message in err. */
 int twpp_load_dcg(twpp_file *f, char *err, size_t errlen);
 
-/* Reads every block and calls fn with every symbol of each thread in
- * execution order (thread by thread, as trace-wpp --expand), calling
- * thread_fn at the start of each thread. 0, fn's non-zero value, or -1
- * with a message in err (a DCG that does not fit its traces). */
+/* What twpp_walk tells as it replays the run: a call of function fn
+ * opens, a block runs in the innermost open call, the innermost call
+ * returns. Any may be NULL; a non-zero value stops the walk. */
+typedef struct twpp_walker {
+    int (*enter)(void *ctx, uint32_t fn);
+    int (*block)(void *ctx, uint32_t symbol);
+    int (*leave)(void *ctx);
+    void *ctx;
+} twpp_walker;
+
+/* Reads every block and replays each thread's DCG in preorder, thread by
+ * thread: the i-th call-exit block of a call is followed by its i-th
+ * child. Every call is left before its thread ends. 0, a callback's
+ * non-zero value, or -1 with a message in err (a DCG that does not fit
+ * its traces). */
+int twpp_walk(twpp_file *f, const twpp_walker *w, char *err, size_t errlen);
+
+/* twpp_walk's blocks alone: every symbol of each thread in execution order
+ * (as trace-wpp --expand). */
 int twpp_expand(twpp_file *f, twpp_emit_fn fn, void *ctx, char *err, size_t errlen);
 
 #endif
