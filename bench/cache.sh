@@ -16,34 +16,19 @@
 #   BENCH_RUNS            runs per measurement (default 3)
 #   BENCH_CACHE_ACCESSES  accesses of the synthetic stream (default 20000000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${MEMREC_BUILD:-build}
-case $build in /*) ;; *) build=$PWD/$build;; esac
-bin=$build/bin
-runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/lib/bench.sh"
+bench_init cache
 accesses=${BENCH_CACHE_ACCESSES:-20000000}
-export VALGRIND_LIB=$build/valgrind
 
-die() { echo "cache.sh: $*" >&2; exit 1; }
-for f in "$bin/trace-cache" "$build/bench/bench_cache" "$build/samples/stencil" \
-         "$build/samples/matrix"; do
-  [ -x "$f" ] || die "$f: not built (make BUILD=$build all $build/bench/bench_cache)"
-done
-for c in valgrind sqlite3; do
-  command -v $c >/dev/null || die "$c: command not found (make deps installs it)"
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cache-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN {
-  ok = (dir == "min") ? v >= t : v <= t; print ok ? "PASS" : "FAIL" }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+need_built "$BIN/trace-cache" "$BUILD/bench/bench_cache" "$BUILD/samples/stencil" \
+  "$BUILD/samples/matrix"
+need_commands valgrind sqlite3
 
 # ---- 1, 2. the algorithms alone ---------------------------------------------
-for i in $(seq "$runs"); do
-  "$build/bench/bench_cache" "$accesses" >"$tmp/run$i" || die "bench_cache failed"
+for i in $(seq "$RUNS"); do
+  "$BUILD/bench/bench_cache" "$accesses" >"$TMP/run$i" || die "bench_cache failed"
 done
-value() { cat "$tmp"/run* | awk -v k="$1" '$1 == k { print $2 }' | median; }
+value() { cat "$TMP"/run* | awk -v k="$1" '$1 == k { print $2 }' | median; }
 sim=$(value sim_maps) cg=$(value sim_cg_maps) sd=$(value stackdist_maps)
 shards=$(value shards_maps) mae=$(value shards_mae)
 echo "synthetic stream: $accesses accesses, $(value distinct_lines) distinct lines," \
@@ -61,18 +46,18 @@ abs() { echo "${1#[-+]}"; }
 for run in "stencil 24 6" "matrix 512 2"; do
   set -- $run
   prog=$1; shift
-  valgrind --tool=memrec -q --memrec-out-file="$tmp/$prog.trace" \
-    "$build/samples/$prog" "$@" >/dev/null
+  valgrind --tool=memrec -q --memrec-out-file="$TMP/$prog.trace" \
+    "$BUILD/samples/$prog" "$@" >/dev/null
   valgrind --tool=cachegrind -q --cache-sim=yes "${geometry[@]}" \
-    --cachegrind-out-file="$tmp/$prog.cg" "$build/samples/$prog" "$@" >/dev/null 2>&1
-  rm -f "$tmp/$prog.db"
-  "$bin/trace-cache" -q --cachegrind --no-curves "${geometry[@]}" --db "$tmp/$prog.db" \
-    "$tmp/$prog.trace" >/dev/null
-  read -r _ Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw < <(grep '^summary:' "$tmp/$prog.cg")
+    --cachegrind-out-file="$TMP/$prog.cg" "$BUILD/samples/$prog" "$@" >/dev/null 2>&1
+  rm -f "$TMP/$prog.db"
+  "$BIN/trace-cache" -q --cachegrind --no-curves "${geometry[@]}" --db "$TMP/$prog.db" \
+    "$TMP/$prog.trace" >/dev/null
+  read -r _ Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw < <(grep '^summary:' "$TMP/$prog.cg")
   cg_I1=$I1mr cg_D1=$((D1mr + D1mw)) cg_LL=$((ILmr + DLmr + DLmw))
   line="$run:"
   for level in I1 D1 LL; do
-    ours=$(sqlite3 "$tmp/$prog.db" "SELECT misses FROM cache_summary WHERE level = '$level'")
+    ours=$(sqlite3 "$TMP/$prog.db" "SELECT misses FROM cache_summary WHERE level = '$level'")
     theirs=$(eval echo "\$cg_$level")
     d=$(diff_pct "$ours" "$theirs")
     line="$line $level $ours vs $theirs (${d}%)"
@@ -86,11 +71,11 @@ for run in "stencil 24 6" "matrix 512 2"; do
 done
 
 # ---- 4. SHARDS on a recorded trace ---------------------------------------------
-t=$tmp/stencil.trace
-rm -f "$tmp/e.db" "$tmp/s.db"
-"$bin/trace-cache" -q --db "$tmp/e.db" "$t" >/dev/null
-"$bin/trace-cache" -q --sample=0.1 --db "$tmp/s.db" "$t" >/dev/null
-sqlite3 "$tmp/e.db" "ATTACH '$tmp/s.db' AS s;
+t=$TMP/stencil.trace
+rm -f "$TMP/e.db" "$TMP/s.db"
+"$BIN/trace-cache" -q --db "$TMP/e.db" "$t" >/dev/null
+"$BIN/trace-cache" -q --sample=0.1 --db "$TMP/s.db" "$t" >/dev/null
+sqlite3 "$TMP/e.db" "ATTACH '$TMP/s.db' AS s;
   SELECT printf('stencil trace: SHARDS 0.1 curve error %.4f (mean absolute over %d sizes'
                 || ' from 64 lines), largest %.4f',
                 avg(abs(e.miss_ratio - x.miss_ratio)), count(*),

@@ -12,43 +12,31 @@
 #   BENCH_RUNS             runs per measurement (default 3)
 #   BENCH_LAYOUT_ACCESSES  accesses of the synthetic trace (default 100000000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${MEMREC_BUILD:-build}
-case $build in /*) ;; *) build=$PWD/$build;; esac
-bin=$build/bin
-runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/lib/bench.sh"
+bench_init layout
 accesses=${BENCH_LAYOUT_ACCESSES:-100000000}
-export VALGRIND_LIB=$build/valgrind
 
-die() { echo "layout.sh: $*" >&2; exit 1; }
-for f in "$bin/trace-layout" "$bin/trace-synth" "$build/samples/layout_split" \
-         "$build/samples/layout_regroup16"; do
-  [ -x "$f" ] || die "$f: not built (make BUILD=$build all)"
-done
-command -v valgrind >/dev/null || die "valgrind: command not found"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/layout-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+need_built "$BIN/trace-layout" "$BIN/trace-synth" "$BUILD/samples/layout_split" \
+  "$BUILD/samples/layout_regroup16"
+need_commands valgrind
 
-verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN {
-  ok = (dir == "min") ? v >= t : v <= t; print ok ? "PASS" : "FAIL" }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # one run: "seconds peak-KB accesses" of trace-layout on $1
 run() {
-  /usr/bin/time -f "%e %M" -o "$tmp/time" "$bin/trace-layout" "$@" >"$tmp/report"
-  echo "$(cat "$tmp/time") $(awk 'NR == 1 { print $1 }' "$tmp/report")"
+  /usr/bin/time -f "%e %M" -o "$TMP/time" "$BIN/trace-layout" "$@" >"$TMP/report"
+  echo "$(cat "$TMP/time") $(awk 'NR == 1 { print $1 }' "$TMP/report")"
 }
 
 # ---- 1. speed on recorded samples ----------------------------------------------
-valgrind --tool=memrec -q --memrec-out-file="$tmp/split.mrt" \
-  "$build/samples/layout_split" 400000 10 >/dev/null
-valgrind --tool=memrec -q --memrec-out-file="$tmp/regroup.mrt" \
-  "$build/samples/layout_regroup16" 100000 10 >/dev/null
+valgrind --tool=memrec -q --memrec-out-file="$TMP/split.mrt" \
+  "$BUILD/samples/layout_split" 400000 10 >/dev/null
+valgrind --tool=memrec -q --memrec-out-file="$TMP/regroup.mrt" \
+  "$BUILD/samples/layout_regroup16" 100000 10 >/dev/null
 worst=
 for t in split regroup; do
-  for i in $(seq "$runs"); do run "$tmp/$t.mrt"; done >"$tmp/$t.runs"
-  n=$(awk '{ print $3 }' "$tmp/$t.runs" | head -1)
-  s=$(awk '{ print $1 }' "$tmp/$t.runs" | median)
+  for i in $(seq "$RUNS"); do run "$TMP/$t.mrt"; done >"$TMP/$t.runs"
+  n=$(awk '{ print $3 }' "$TMP/$t.runs" | head -1)
+  s=$(awk '{ print $1 }' "$TMP/$t.runs" | median)
   rate=$(awk -v n="$n" -v s="$s" 'BEGIN { printf "%.1f", n / s / 1e6 }')
   echo "$t: $n accesses, median $s s: $rate M accesses/s (with the replay)"
   worst=$(awk -v a="${worst:-1e9}" -v b="$rate" 'BEGIN { print (b < a) ? b : a }')
@@ -56,8 +44,8 @@ done
 echo "$(verdict "$worst" 10 min) trace-layout >= 10 M accesses/s including the cache model ($worst)"
 
 # ---- 2. memory on 100 M accesses ------------------------------------------------
-"$bin/trace-synth" --pattern=mixed --accesses="$accesses" -o "$tmp/big.mrt"
-read -r s kb n < <(run "$tmp/big.mrt")
+"$BIN/trace-synth" --pattern=mixed --accesses="$accesses" -o "$TMP/big.mrt"
+read -r s kb n < <(run "$TMP/big.mrt")
 mib=$(awk -v k="$kb" 'BEGIN { printf "%.0f", k / 1024 }')
 echo "synthetic mixed trace: $n accesses in $s s ($(awk -v n="$n" -v s="$s" \
   'BEGIN { printf "%.1f", n / s / 1e6 }') M/s), peak RSS $mib MiB"

@@ -19,31 +19,11 @@
 #   BENCH_BIG         accesses of the memory trace (default 100000000)
 #   RUNS              runs per measurement (default 3)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${MEMREC_BUILD:-build}
-BIN=$BUILD/bin
+. "$(dirname "$0")/lib/bench.sh"
+bench_init objects
 N=${BENCH_ACCESSES:-20000000}
 BIG=${BENCH_BIG:-100000000}
-RUNS=${RUNS:-3}
-for c in trace-synth trace-objects; do
-  [ -x "$BIN/$c" ] || { echo "objects bench: $BIN/$c is not built" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "objects bench: /usr/bin/time is missing" >&2; exit 1; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-bench-objects.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-# measure OUTVAR command...: "cpu_seconds wall_seconds peak_kib" of one run
-measure() {
-  local var=$1; shift
-  /usr/bin/time -f "%U %S %e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" ||
-    { cat "$TMP/err" >&2; exit 1; }
-  read -r u s e m < "$TMP/time"
-  printf -v "$var" '%s %s %s' "$(calc "$u + $s")" "$e" "$m"
-}
-calc() { awk "BEGIN { print $1 }"; }   # arithmetic without bc
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
+need_built "$BIN/trace-synth" "$BIN/trace-objects" /usr/bin/time
 
 printf '%-8s %-16s %12s %9s %9s %10s %9s\n' pattern mode accesses cpu_s wall_s "M acc/s" peak_MiB
 for pattern in chase mixed; do
@@ -71,7 +51,7 @@ for pattern in chase mixed; do
   rate=$(awk -v p=$pattern '$1 == p && $2 == "translate-only" { print $3 }' "$TMP/rates")
   printf 'translation, %-5s  %6.1f M accesses/s (target >= 30)  ratio %.2f  %s\n' \
     $pattern "$rate" "$(calc "$rate / 30")" \
-    "$(verdict "$(calc "($rate >= 30) ? 1 : 0")")"
+    "$(verdict "$rate" 30 min)"
 done
 
 # Memory: 100M accesses into a database.
@@ -82,6 +62,6 @@ set -- $res
 mib=$(calc "$3 / 1024")
 printf 'memory, %d accesses (mixed) into a database: peak %.0f MiB in %.1f s CPU (%.1f M accesses/s)  (target <= 1024 MiB)  ratio %.2f  %s\n' \
   $BIG "$mib" "$1" "$(calc "$BIG / $1 / 1000000")" "$(calc "$mib / 1024")" \
-  "$(verdict "$(calc "($mib <= 1024) ? 1 : 0")")"
+  "$(verdict "$mib" 1024 max)"
 # FAIL is reported, not an error: the other benchmarks still run.
 exit 0
