@@ -243,6 +243,27 @@ static const mr_symbol *decode_symbol(mr_reader *r, mr_cursor *c)
     return s;
 }
 
+/* Keeps m as the module of its id, for mr_reader_module (a forked
+ * child's trace defines its modules again: the latest wins). */
+static int remember_module(mr_reader *r, const mr_module *m)
+{
+    if (m->id >= r->modules_cap) {
+        if (m->id >= 1u << 20)
+            return -1;              /* ids are dense: this is corrupt */
+        uint32_t cap = r->modules_cap ? r->modules_cap : 16;
+        while (cap <= m->id)
+            cap *= 2;
+        const mr_module **l = realloc(r->modules, cap * sizeof *l);
+        if (!l)
+            return -1;
+        memset(l + r->modules_cap, 0, (cap - r->modules_cap) * sizeof *l);
+        r->modules = l;
+        r->modules_cap = cap;
+    }
+    r->modules[m->id] = m;
+    return 0;
+}
+
 static const mr_module *decode_module(mr_reader *r, mr_cursor *c)
 {
     mr_module *m = mr_arena_alloc(&r->arena, sizeof *m);
@@ -253,7 +274,9 @@ static const mr_module *decode_module(mr_reader *r, mr_cursor *c)
     m->text_addr = mr_cur_varint(c);
     m->text_size = mr_cur_varint(c);
     m->bias = mr_cur_svarint(c);
-    return c->bad ? NULL : m;
+    if (c->bad || remember_module(r, m))
+        return NULL;
+    return m;
 }
 
 static const mr_dataobj *decode_dataobj(mr_reader *r, mr_cursor *c)
@@ -367,6 +390,8 @@ void mr_reader_defs_reset(mr_reader *r)
     r->process = NULL;
     mr_map_free(&r->syms);
     r->nsyms = r->nsorted = 0;
+    if (r->modules)
+        memset(r->modules, 0, r->modules_cap * sizeof *r->modules);
     r->redefined = 0;
     r->defs_upto = 0;
     r->prev_slot = NULL;
@@ -381,6 +406,7 @@ void mr_reader_defs_free(mr_reader *r)
     free(r->stacks);
     free(r->symlist);
     free(r->sorted);
+    free(r->modules);
     mr_arena_free(&r->arena);
 }
 
@@ -434,6 +460,24 @@ static int sort_symbols(mr_reader *r)
 /* Exact match through the hash table; otherwise the nearest symbol at or
  * below addr within 64 bytes, from a sorted copy rebuilt only when symbols
  * were added since the last nearest lookup. */
+const mr_module *mr_reader_module(const mr_reader *r, uint64_t addr)
+{
+    const mr_module *below = NULL;      /* addr between its base and text */
+    for (uint32_t i = 0; i < r->modules_cap; i++) {
+        const mr_module *m = r->modules[i];
+        if (!m)
+            continue;
+        if (addr >= m->text_addr && addr - m->text_addr < m->text_size)
+            return m;
+        /* the PLT sits between a module's load address (its bias: file
+         * addresses start at 0) and its text; the highest base wins */
+        if (addr < m->text_addr && addr >= (uint64_t)m->bias &&
+            (!below || m->bias > below->bias))
+            below = m;
+    }
+    return below;
+}
+
 const mr_symbol *mr_reader_symbol(const mr_reader *cr, uint64_t addr)
 {
     mr_reader *r = (mr_reader *)cr;   /* the sorted copy is a cache */

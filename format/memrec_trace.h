@@ -374,6 +374,9 @@ const mr_process *mr_reader_process(const mr_reader *r);
 /* The symbol of the instruction holding addr (exact address match of an
  * instruction start, or the nearest symbol at or below within 64 bytes). */
 const mr_symbol *mr_reader_symbol(const mr_reader *r, uint64_t addr);
+/* The module whose text holds addr, else the one whose image holds it
+ * below its text (a PLT stub); addr - bias is its file address. */
+const mr_module *mr_reader_module(const mr_reader *r, uint64_t addr);
 
 /* Byte counts: compressed bytes consumed so far (file size at the end) and
  * chunks read so far. */

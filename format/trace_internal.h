@@ -445,6 +445,8 @@ struct mr_reader {
     size_t nsyms, syms_cap;
     const mr_symbol **sorted;    /* symlist sorted by address, built lazily */
     size_t nsorted;
+    const mr_module **modules;   /* by id: the latest definition of each */
+    uint32_t modules_cap;
     int redefined;           /* some block or stack id was defined twice */
     uint64_t defs_upto;      /* definitions of chunks below this are loaded */
 

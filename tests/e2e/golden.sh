@@ -6,7 +6,9 @@
 # whole (NAME.out: a difference prints its diff); longer ones as their
 # SHA-256 and line count (NAME.sum), to keep the repository small.
 #   GOLDEN_REGEN=1 BIN=/path/to/old/bin bash tests/e2e/golden.sh
-# rewrites the expected files instead of checking them.
+# rewrites the expected files instead of checking them. A deliberate change
+# of output regenerates them with the current build, and its commit says
+# why (code without symbols named module+0xOFF, not 0xADDR).
 source "$(dirname "$0")/lib.sh"
 golden=$ROOT/tests/data/golden
 cd "$TMP"

@@ -692,6 +692,39 @@ static void test_delta_groups(void **state)
     assert_true(table_bytes < 50000 * 33 / 10);
 }
 
+/* Modules by code address: their text, the stretch between their load
+ * address and their text (a PLT), the latest definition of an id. */
+static void test_modules(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("mod");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ 0 }, &err);
+    mr_module exe = { 0, "/bin/app", 0x401000, 0x2000, 0 };          /* not PIE */
+    mr_module lib = { 1, "/lib/libx.so", 0x7000100, 0x1000, 0x7000000 };
+    mr_module old = { 2, "/lib/old.so", 0x8000100, 0x100, 0x8000000 };
+    mr_module moved = { 2, "/lib/new.so", 0x9000100, 0x100, 0x9000000 };
+    assert_int_equal(mr_write_module(w, &exe), 0);
+    assert_int_equal(mr_write_module(w, &lib), 0);
+    assert_int_equal(mr_write_module(w, &old), 0);
+    assert_int_equal(mr_write_module(w, &moved), 0);
+    assert_int_equal(mr_writer_close(w, NULL, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    mr_event ev;
+    while (mr_next(r, &ev) == 1)
+        ;
+    assert_string_equal(mr_reader_module(r, 0x401000)->path, "/bin/app");
+    assert_string_equal(mr_reader_module(r, 0x400020)->path, "/bin/app");   /* its PLT */
+    assert_null(mr_reader_module(r, 0x403000));                  /* past its text */
+    assert_string_equal(mr_reader_module(r, 0x7000010)->path, "/lib/libx.so");
+    assert_string_equal(mr_reader_module(r, 0x7001000)->path, "/lib/libx.so");
+    assert_null(mr_reader_module(r, 0x7001100));
+    assert_null(mr_reader_module(r, 0x8000100));                 /* redefined */
+    assert_string_equal(mr_reader_module(r, 0x9000180)->path, "/lib/new.so");
+    mr_reader_close(r);
+    unlink(path);
+}
+
 static void test_symbols(void **state)
 {
     (void)state;
@@ -781,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_body_then_chase),
         cmocka_unit_test(test_chain_then_body),
         cmocka_unit_test(test_delta_groups),
+        cmocka_unit_test(test_modules),
         cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_symbols_incremental),
     };

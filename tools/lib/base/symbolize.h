@@ -9,7 +9,8 @@
 /* Size that always fits what these functions write. */
 #define SYM_BUF 512
 
-/* "function:line", "function", "file:line" or "0xADDR" when nothing is
+/* "function:line", "function", "file:line", "module+0xOFF" (the file
+ * address in a module without symbols there) or "0xADDR" when nothing is
  * known, written into buf (SYM_BUF bytes). Returns buf. */
 const char *sym_where(const mr_reader *r, uint64_t addr, char *buf, size_t n);
 
