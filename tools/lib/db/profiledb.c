@@ -127,6 +127,7 @@ static const struct added_column {
 } added_columns[] = {
     {"runs", "complete", "INTEGER CHECK (complete IN (0, 1))"},    /* version 2 */
     {"threads", "instructions", "INTEGER"},     /* per-thread counts (issue 14) */
+    {"threads", "os_tid", "INTEGER"},           /* version 4 */
 };
 
 /* 1 if table exists and lacks column, 0 if not, -1 on error. */

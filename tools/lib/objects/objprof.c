@@ -238,12 +238,18 @@ static int on_exec(objprof *p, const access_exec *x)
 
 static int on_thread(objprof *p, const mr_event *ev)
 {
-    if (ev->u.thread.op != MR_THREAD_CREATE)
+    uint8_t op = ev->u.thread.op;
+    if (op != MR_THREAD_CREATE && op != MR_THREAD_OS)
         return 0;
     obj_tstats *t = thread(p, ev->u.thread.tid);
     if (!t)
         return -1;
-    t->parent = ev->u.thread.parent;
+    if (op == MR_THREAD_CREATE)
+        t->parent = ev->u.thread.parent;
+    else if (!t->has_os_tid) {
+        t->os_tid = ev->u.thread.os_tid;
+        t->has_os_tid = 1;
+    }
     return 0;
 }
 

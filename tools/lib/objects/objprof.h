@@ -95,6 +95,9 @@ typedef struct obj_tstats {
     uint64_t allocs;
     uint64_t instructions;  /* guest instructions it executed */
     uint64_t first, last;
+    uint64_t os_tid;        /* the OS thread id (MR_THREAD_OS), the first
+                             * one if the id was reused; valid if has_os_tid */
+    int has_os_tid;
 } obj_tstats;
 
 typedef void (*objprof_object_fn)(void *ctx, const obj_object *o,
