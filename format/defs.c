@@ -291,6 +291,26 @@ static const mr_dataobj *decode_dataobj(mr_reader *r, mr_cursor *c)
     return c->bad ? NULL : d;
 }
 
+/* A THREAD definition: delivered as an MR_EV_THREAD of op MR_THREAD_OS
+ * (into ev unless it is NULL). 0, or -1 when the body is bad. */
+static int thread_os(const mr_reader *r, mr_cursor *c, mr_event *ev)
+{
+    uint32_t tid = mr_cur_u32(c, UINT32_MAX);
+    uint64_t os_tid = mr_cur_varint(c);
+    if (c->bad)
+        return -1;
+    if (ev) {
+        memset(ev, 0, sizeof *ev);
+        ev->kind = MR_EV_THREAD;
+        ev->tid = r->cur_tid;
+        ev->time = r->time;
+        ev->u.thread.op = MR_THREAD_OS;
+        ev->u.thread.tid = tid;
+        ev->u.thread.os_tid = os_tid;
+    }
+    return 0;
+}
+
 int mr_reader_next_def(mr_reader *r, mr_event *ev)
 {
     for (;;) {
@@ -345,6 +365,13 @@ int mr_reader_next_def(mr_reader *r, mr_event *ev)
             obj = decode_stack(r, &body);
             kind = MR_EV_STACK;
             break;
+        case MR_DEF_THREAD:
+            if (thread_os(r, &body, ev) < 0)
+                return mr_reader_fail(r, 0, "chunk %u: bad thread definition",
+                                      r->frame.seq);
+            if (!ev)
+                continue;
+            return 1;
         default:
             continue;   /* a definition kind from a newer minor version */
         }

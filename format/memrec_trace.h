@@ -78,7 +78,9 @@ typedef enum mr_heap_op {
 typedef enum mr_thread_op {
     MR_THREAD_SWITCH = 1,  /* this thread runs from now on */
     MR_THREAD_CREATE = 2,  /* tid created child */
-    MR_THREAD_EXIT = 3     /* tid ended */
+    MR_THREAD_EXIT = 3,    /* tid ended */
+    MR_THREAD_OS = 4       /* tid is the OS thread os_tid from here on (the
+                            * trace's THREAD definition, SPEC.md section 5) */
 } mr_thread_op;
 
 /* Why the trace ended (mr_end.reason). */
@@ -321,6 +323,7 @@ typedef struct mr_event {
             uint8_t op;         /* mr_thread_op */
             uint32_t tid;       /* the thread switched to, created or ended */
             uint32_t parent;    /* MR_THREAD_CREATE: the creator */
+            uint64_t os_tid;    /* MR_THREAD_OS: what gettid() returned */
         } thread;
         struct {
             const mr_block_def *def;

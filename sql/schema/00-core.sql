@@ -22,7 +22,8 @@
 --     the end of this file; commands refuse a database that is newer.
 --     Version 2 added runs.complete and split the file by analysis; version 3
 --     the tables of leap_lmad_levels, TWPP+, trace-redundancy, trace-dataflow,
---     trace-slice and trace-values.
+--     trace-slice and trace-values; version 4 threads.os_tid (and
+--     threads.instructions, which a version 3 file may lack).
 --
 -- Usable directly from the shell: cat sql/schema/*.sql | sqlite3 profile.db
 
@@ -86,8 +87,12 @@ CREATE TABLE IF NOT EXISTS threads (
     last_access  INTEGER,           -- time of its last access
     instructions INTEGER,           -- guest instructions it executed (NULL in rows written
                                     -- before the column existed; added by the upgrade)
+    os_tid       INTEGER,           -- the operating system's thread id (gettid(); the main
+                                    -- thread's is the pid), the first one if a later thread
+                                    -- reused tid; NULL if the trace does not record it
+                                    -- (recorded before memrec did) or rows before version 4
     PRIMARY KEY (run, tid)
 );
 
 -- The version of the whole schema (every file of sql/schema/).
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

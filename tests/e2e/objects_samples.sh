@@ -361,3 +361,25 @@ if [ -r "$LIBC" ] && [ -r "$LDSO" ] && command -v readelf >/dev/null; then
             { for (i = 0; i < n; i++) if ($9 >= lo[i] && $9 < hi[i]) { c++; break } }
             END { print c + 0 }' FS=' ' "$TMP/ranges" FS='\t' -)"
 fi
+
+# ---- custom_pool: a pool's first chunk shares its block's address ------------------
+# The chunk is nested in the block (objmap.h, "Nesting"): every chunk is an
+# object of pool_alloc's group, the block lives until its own free, and
+# nothing counts as a free of an unknown block or a block reused.
+if [ -x "$SAMPLES/custom_pool" ]; then
+  t=$TMP/pool.mrt
+  record "$t" "$SAMPLES/custom_pool" 100 >/dev/null
+  check_eq "custom_pool recorded" 0 $?
+  "$BIN/trace-objects" -q --db "$TMP/pool.db" "$t"
+  check_eq "custom_pool: trace-objects --db exits 0" 0 $?
+  "$BIN/trace-objects" "$t" > "$TMP/pool.txt"
+  check_eq "custom_pool: no free of an unknown block, no block reused" 0 \
+    "$(grep -c 'frees of unknown blocks' "$TMP/pool.txt")"
+  check_eq "custom_pool: 100 chunks of 48 bytes, all freed" "100|48|100" \
+    "$(sqlite3 "$TMP/pool.db" "SELECT count(*), max(o.size), count(o.free_time) FROM objects o
+         JOIN alloc_sites s ON s.id = o.site WHERE s.name LIKE 'pool_alloc@%'")"
+  check_eq "custom_pool: the pool's block (4800 bytes) freed after every chunk" 1 \
+    "$(sqlite3 "$TMP/pool.db" "SELECT count(*) FROM objects b WHERE b.kind = 'heap' AND b.size = 4800
+         AND b.free_time >= (SELECT max(o.free_time) FROM objects o JOIN alloc_sites s ON s.id = o.site
+                             WHERE s.name LIKE 'pool_alloc@%')")"
+fi

@@ -1,8 +1,8 @@
 /*
  * test_format_threados.c: the THREAD definition (SPEC.md section 5, op 8):
- * mr_write_thread_os puts "tid, os_tid" into the DEFS chunk, and a reader
- * that does not use it delivers exactly the events of the same trace
- * without it.
+ * mr_write_thread_os puts "tid, os_tid" into the DEFS chunk, and the
+ * reader delivers it as an MR_EV_THREAD of op MR_THREAD_OS, besides
+ * exactly the events of the same trace without it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -106,8 +106,9 @@ static void test_thread_defs_written(void **state)
     unlink(path);
 }
 
-/* Every event of the trace at path, as "kind tid time" lines. */
-static char *events(const char *path)
+/* Every event of the trace at path but the OS thread ids, as "kind tid
+ * time" lines; those go to os as "tid os_tid" lines. */
+static char *events(const char *path, FILE *os)
 {
     char *err = NULL, *text = NULL;
     size_t len = 0;
@@ -117,7 +118,10 @@ static char *events(const char *path)
     mr_event ev;
     int rc;
     while ((rc = mr_next(r, &ev)) > 0)
-        fprintf(out, "%d %u %llu\n", ev.kind, ev.tid, (unsigned long long)ev.time);
+        if (ev.kind == MR_EV_THREAD && ev.u.thread.op == MR_THREAD_OS)
+            fprintf(os, "%u %llu\n", ev.u.thread.tid, (unsigned long long)ev.u.thread.os_tid);
+        else
+            fprintf(out, "%d %u %llu\n", ev.kind, ev.tid, (unsigned long long)ev.time);
     assert_int_equal(rc, 0);
     assert_int_equal(mr_reader_truncated(r), 0);
     mr_reader_close(r);
@@ -125,7 +129,7 @@ static char *events(const char *path)
     return text;
 }
 
-static void test_readers_skip_them(void **state)
+static void test_readers_deliver_them(void **state)
 {
     (void)state;
     char with[] = "/tmp/memrec-threados-XXXXXX", without[] = "/tmp/memrec-threados-XXXXXX";
@@ -135,11 +139,20 @@ static void test_readers_skip_them(void **state)
     close(b);
     write_trace(with, 1);
     write_trace(without, 0);
-    char *x = events(with), *y = events(without);
+    char *ids = NULL, *none = NULL;
+    size_t nids = 0, nnone = 0;
+    FILE *os = open_memstream(&ids, &nids), *os0 = open_memstream(&none, &nnone);
+    char *x = events(with, os), *y = events(without, os0);
+    fclose(os);
+    fclose(os0);
     assert_true(strlen(x) > 40);
     assert_string_equal(x, y);
+    assert_string_equal(ids, "1 4000001\n2 4000002\n");
+    assert_string_equal(none, "");
     free(x);
     free(y);
+    free(ids);
+    free(none);
     unlink(with);
     unlink(without);
 }
@@ -148,7 +161,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thread_defs_written),
-        cmocka_unit_test(test_readers_skip_them),
+        cmocka_unit_test(test_readers_deliver_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

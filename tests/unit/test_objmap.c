@@ -462,6 +462,8 @@ typedef struct pr_round {
     int nwalk;
     uint64_t slot, fresh, time;     /* node spacing; next unused PR_FRESH address; clock */
     int nstatics;
+    int nested;                     /* a block was allocated at the start of a
+                                     * live one, inside it (objmap.c's nests_in) */
 } pr_round;
 
 static uint64_t pr_rng = 0x2545f4914f6cdd1dull;    /* the fixed seed */
@@ -479,13 +481,22 @@ static uint64_t pr_rand(uint64_t n)
 
 /* ---- the model: what objmap holds ---- */
 
-/* Index of the live heap object starting at addr, or -1. */
+/* Index of the live heap object starting at addr, or -1; of nested ones
+ * the innermost, as objmap's heap_at: a page-listed one before a big one,
+ * then the last to enter its list. */
 static int pr_heap_at(const pr_round *r, uint64_t addr)
 {
-    for (int i = 0; i < r->nlive; i++)
-        if (r->live[i].site && r->live[i].addr == addr)
-            return i;
-    return -1;
+    int best = -1;
+    for (int i = 0; i < r->nlive; i++) {
+        const pr_obj *o = &r->live[i];
+        if (!o->site || o->addr != addr)
+            continue;
+        if (best < 0 || (o->size <= PR_BIGB) > (r->live[best].size <= PR_BIGB) ||
+            ((o->size <= PR_BIGB) == (r->live[best].size <= PR_BIGB) &&
+             o->seq > r->live[best].seq))
+            best = i;
+    }
+    return best;
 }
 
 static void pr_drop(pr_round *r, int i) { r->live[i] = r->live[--r->nlive]; }
@@ -562,17 +573,41 @@ static void pr_static(pr_round *r, uint64_t addr, uint64_t size, int both)
 static void pr_malloc(pr_round *r, uint64_t addr, uint64_t size, uint64_t site)
 {
     int old = pr_heap_at(r, addr);
-    if (old >= 0)
+    if (old >= 0 && size <= r->live[old].size)
+        r->nested = 1;      /* inside it: nested, both live */
+    else if (old >= 0)
         pr_drop(r, old);    /* objmap ends it: its free was not recorded */
     pr_add(r, addr, size, site);
     pr_heap(r, (mr_heap){MR_MALLOC, addr, size, 0, 0, pr_stack(site)}, site, 1);
+}
+
+/* Live object i is freed: once blocks were nested, what is nested in it
+ * goes too (objmap.c's nested_in). Returns i's index afterwards. */
+static int pr_drop_nested(pr_round *r, int i)
+{
+    if (!r->nested || !r->live[i].size)
+        return i;
+    pr_obj o = r->live[i];
+    for (int j = 0; j < r->nlive;) {
+        const pr_obj *in = &r->live[j];
+        if (in->site && in->id != o.id && in->addr >= o.addr &&
+            in->addr < o.addr + o.size && in->addr + in->size <= o.addr + o.size &&
+            (in->addr > o.addr || in->size < o.size || in->seq > o.seq))
+            pr_drop(r, j);
+        else
+            j++;
+    }
+    for (int j = 0; j < r->nlive; j++)
+        if (r->live[j].id == o.id)
+            return j;
+    return -1;
 }
 
 static void pr_free(pr_round *r, uint64_t addr)
 {
     int i = pr_heap_at(r, addr);
     if (i >= 0)
-        pr_drop(r, i);      /* else a stray free, which objmap counts */
+        pr_drop(r, pr_drop_nested(r, i));   /* else a stray free, which objmap counts */
     pr_heap(r, (mr_heap){MR_FREE, addr, 0, 0, 0, 0}, 0, 1);
 }
 
@@ -580,7 +615,10 @@ static void pr_free(pr_round *r, uint64_t addr)
  * frees it. */
 static void pr_realloc(pr_round *r, int i, uint64_t addr, uint64_t size)
 {
+    i = pr_heap_at(r, r->live[i].addr);     /* objmap takes the innermost */
     pr_obj o = r->live[i];
+    if (!addr)              /* freed: what is nested in it too */
+        i = pr_drop_nested(r, i);
     pr_drop(r, i);
     pr_heap(r, (mr_heap){MR_REALLOC, addr, size, 0, o.addr, pr_stack(o.site)}, o.site, 1);
     if (!addr)
@@ -659,8 +697,8 @@ static int pr_listed(const pr_obj *o, uint64_t addr, int big, uint64_t below_sta
 
 /* objmap's search of one list: entries by (start, insertion) from the
  * last starting at or below addr downwards; the first covering addr is
- * the answer, a heap one not covering it ends the search, as do
- * PR_TRIES entries. */
+ * the answer, a heap one not covering it ends the search (unless blocks
+ * were nested), as do PR_TRIES entries. */
 static const pr_obj *pr_list_find(const pr_round *r, uint64_t addr, int big)
 {
     uint64_t start = UINT64_MAX, seq = UINT64_MAX;
@@ -674,7 +712,7 @@ static const pr_obj *pr_list_find(const pr_round *r, uint64_t addr, int big)
         }
         if (!e || addr - e->addr < e->size)
             return e;
-        if (e->site)
+        if (e->site && !r->nested)
             return NULL;
         start = e->addr;
         seq = e->seq;
@@ -976,6 +1014,70 @@ static void test_prediction(void **state)
                   (unsigned long long)pr_lookups, PR_ROUNDS);
 }
 
+/* ---- a custom pool's chunk at its block's first byte ---- */
+
+/* One heap event of op at addr (size bytes; stack 1 or 2: the block's
+ * site or the chunks') into m. */
+static void pool_heap(objmap *m, uint8_t op, uint64_t addr, uint64_t size,
+                      uint32_t stack, uint64_t time)
+{
+    uint64_t ips[] = {stack == 1 ? 0x401000 : 0x402000};
+    mr_stack s = {stack, 1, ips};
+    mr_event ev = {.kind = MR_EV_HEAP, .tid = 1, .time = time};
+    ev.u.heap.h = (mr_heap){op, addr, size, 0, 0, stack};
+    ev.u.heap.stack = stack ? &s : NULL;
+    assert_int_equal(objmap_event(m, &ev), 0);
+}
+
+/* The size and group site of the object holding addr (0, 0: unknown). */
+static uint64_t pool_find(objmap *m, uint64_t addr, uint64_t *site)
+{
+    obj_cache c = {0};
+    obj_object *o = objmap_find(m, &c, 1, addr);
+    *site = o->group->kind == OBJ_HEAP ? o->group->ips[0] : 0;
+    return o->size;
+}
+
+/* recorder/README.md, "Custom allocators": a pool's block B at a, its
+ * chunks C at a (the block's first byte: the same address) and D after
+ * it. C is inside B, not B reused; C's free leaves B; B's free ends B and
+ * what is still nested in it (D); no free is of an unknown block. */
+static void test_nested_at_start(void **state)
+{
+    (void)state;
+    const uint64_t a = 0x10000000;
+    objmap *m = objmap_new(&(objmap_options){0});
+    assert_non_null(m);
+    uint64_t site;
+    pool_heap(m, MR_MALLOC, a, 4800, 1, 1);         /* B */
+    pool_heap(m, MR_MALLOC, a, 48, 2, 2);           /* C, at B's start */
+    pool_heap(m, MR_MALLOC, a + 48, 48, 2, 3);      /* D */
+    assert_int_equal(objmap_get_stats(m)->live, 3);
+    assert_int_equal(pool_find(m, a + 8, &site), 48);       /* C */
+    assert_int_equal(site, 0x402000);
+    assert_int_equal(pool_find(m, a + 50, &site), 48);      /* D */
+    assert_int_equal(pool_find(m, a + 200, &site), 4800);   /* B, past D */
+    assert_int_equal(site, 0x401000);
+    pool_heap(m, MR_FREE, a, 0, 0, 4);              /* C's free */
+    assert_int_equal(objmap_get_stats(m)->live, 2);
+    assert_int_equal(pool_find(m, a + 8, &site), 4800);     /* B again */
+    pool_heap(m, MR_MALLOC, a, 8000, 2, 5);         /* larger than B: B reused */
+    assert_int_equal(objmap_get_stats(m)->lost_frees, 1);
+    pool_heap(m, MR_FREE, a, 0, 0, 6);
+    pool_heap(m, MR_MALLOC, a, 4800, 1, 7);         /* B2 */
+    pool_heap(m, MR_MALLOC, a, 4800, 2, 8);         /* a chunk as large as B2 */
+    pool_heap(m, MR_MALLOC, a + 4096, 64, 2, 9);    /* and one on B2's second page */
+    pool_heap(m, MR_FREE, a, 0, 0, 10);             /* the chunk */
+    assert_int_equal(pool_find(m, a + 8, &site), 4800);
+    assert_int_equal(site, 0x401000);
+    pool_heap(m, MR_FREE, a, 0, 0, 11);             /* B2 ends the rest */
+    assert_int_equal(pool_find(m, a + 4100, &site), 0);
+    assert_int_equal(objmap_get_stats(m)->stray_frees, 0);
+    assert_int_equal(objmap_get_stats(m)->lost_frees, 1);
+    assert_int_equal(objmap_get_stats(m)->live, 0);
+    objmap_free(m);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1002,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_many_objects),
         cmocka_unit_test(test_stack_guards),
         cmocka_unit_test(test_prediction),
+        cmocka_unit_test(test_nested_at_start),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

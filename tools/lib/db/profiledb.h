@@ -59,8 +59,9 @@
 
 /* The version of sql/schema/NN-*.sql, kept in PRAGMA user_version. Version 2
  * added runs.complete (older files get it on upgrade, NULL: not known);
- * version 3 new tables only (an upgrade creates them). */
-#define PDB_SCHEMA_VERSION 3
+ * version 3 new tables only (an upgrade creates them); version 4
+ * threads.os_tid (and threads.instructions, which came late in 3). */
+#define PDB_SCHEMA_VERSION 4
 
 typedef struct pdb pdb;
 

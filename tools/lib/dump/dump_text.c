@@ -240,11 +240,14 @@ static void print_thread(dump_text *t, const mr_event *ev)
     case MR_THREAD_SWITCH: out_str(o, "switch"); break;
     case MR_THREAD_CREATE: out_str(o, "thread-create"); break;
     case MR_THREAD_EXIT: out_str(o, "thread-exit"); break;
+    case MR_THREAD_OS: out_str(o, "thread-os"); break;
     default: out_fmt(o, "thread-op-%u", ev->u.thread.op); break;
     }
     field_u64(o, "tid", ev->u.thread.tid);
     if (ev->u.thread.op == MR_THREAD_CREATE)
         field_u64(o, "parent", ev->u.thread.parent);
+    if (ev->u.thread.op == MR_THREAD_OS)
+        field_u64(o, "os_tid", ev->u.thread.os_tid);
 }
 
 /* The exec line, then one indented line per access performed. */

@@ -140,12 +140,18 @@ void info_print_text(dump_out *o, const info_summary *s, const info_source *src)
         char name[48];
         snprintf(name, sizeof name, "  thread %" PRIu32, s->per_thread[i].tid);
         label(o, name);
-        out_u64(o, s->per_thread[i].instructions);
+        const info_thread *t = &s->per_thread[i];
+        out_u64(o, t->instructions);
         if (c->instructions)
-            out_fmt(o, " instructions (%.1f%%)\n",
-                    100.0 * (double)s->per_thread[i].instructions / (double)c->instructions);
+            out_fmt(o, " instructions (%.1f%%)",
+                    100.0 * (double)t->instructions / (double)c->instructions);
         else
-            out_str(o, " instructions\n");
+            out_str(o, " instructions");
+        if (t->os_tids)
+            out_fmt(o, ", os tid %" PRIu64, t->os_tid);
+        if (t->os_tids > 1)
+            out_fmt(o, " (id reused by %" PRIu32 " more)", t->os_tids - 1);
+        out_char(o, '\n');
     }
     text_u64(o, "block definitions", s->block_defs);
     text_u64(o, "memory instructions", s->memory_instructions);
@@ -292,13 +298,20 @@ void info_print_json(dump_out *o, const info_summary *s, const info_source *src)
     json_u64(o, &first, "reallocs", c->reallocs);
     json_u64(o, &first, "alloc_bytes", s->alloc_bytes);
     json_u64(o, &first, "threads", c->threads);
-    json_key(o, &first, "thread_instructions");   /* [{"tid":1,"instructions":N}] */
+    /* [{"tid":1,"instructions":N,"os_tid":PID,"os_tids":1}]; no os_tid and
+     * os_tids when the trace does not record them (recorded before memrec
+     * did), os_tids > 1 when a later thread reused the id */
+    json_key(o, &first, "thread_instructions");
     out_char(o, '[');
     for (size_t i = 0; i < s->nper_thread; i++) {
         int f = 1;
         out_str(o, i ? ",{" : "{");
         json_u64(o, &f, "tid", s->per_thread[i].tid);
         json_u64(o, &f, "instructions", s->per_thread[i].instructions);
+        if (s->per_thread[i].os_tids) {
+            json_u64(o, &f, "os_tid", s->per_thread[i].os_tid);
+            json_u64(o, &f, "os_tids", s->per_thread[i].os_tids);
+        }
         out_char(o, '}');
     }
     out_char(o, ']');

@@ -188,7 +188,7 @@ static info_thread *thread_record(info_summary *s, uint32_t tid)
         return NULL;
     memmove(&s->per_thread[i + 1], &s->per_thread[i],
             (s->nper_thread - i) * sizeof *s->per_thread);
-    s->per_thread[i] = (info_thread){ tid, 0 };
+    s->per_thread[i] = (info_thread){ .tid = tid };
     s->nper_thread++;
     s->cur_thread = i;
     return &s->per_thread[i];
@@ -203,6 +203,25 @@ static void add_thread(info_summary *s, uint32_t tid)
     if (added < 0)
         s->out_of_memory = 1;
     s->counted.threads += added > 0;
+}
+
+/* Thread tid is the OS thread os_tid from here on. Not a thread of the
+ * totals by itself (the writer counts thread events and executions only;
+ * the thread's own events follow). */
+static void add_os_tid(info_summary *s, uint32_t tid, uint64_t os_tid)
+{
+    info_thread *t = thread_record(s, tid);
+    /* the lookup moved cur_thread, and an insertion moves the records:
+     * the next execution looks its thread up again */
+    s->have_exec_tid = 0;
+    if (!t) {
+        s->out_of_memory = 1;
+        return;
+    }
+    if (!t->os_tids++)
+        t->os_tid = os_tid;
+    else if (t->os_tid == os_tid)
+        t->os_tids--;       /* said again (a seek replays definitions) */
 }
 
 void info_summary_add(info_summary *s, const mr_event *ev)
@@ -230,6 +249,10 @@ void info_summary_add(info_summary *s, const mr_event *ev)
     case MR_EV_RETURN: s->return_events++; break;
     case MR_EV_HEAP: add_heap(s, &ev->u.heap.h); break;
     case MR_EV_THREAD:
+        if (ev->u.thread.op == MR_THREAD_OS) {
+            add_os_tid(s, ev->u.thread.tid, ev->u.thread.os_tid);
+            break;
+        }
         add_thread(s, ev->u.thread.tid);
         if (ev->u.thread.op == MR_THREAD_CREATE)
             add_thread(s, ev->u.thread.parent);

@@ -20,10 +20,16 @@ typedef struct info_def_counts {
     struct exit_counts *counts;
 } info_def_counts;
 
-/* Instructions one thread executed. */
+/* One thread of the trace (by its dense id): the instructions it executed
+ * and the operating system's thread id behind it (MR_THREAD_OS), the first
+ * one when a later thread reused the id. */
 typedef struct info_thread {
     uint32_t tid;
     uint64_t instructions;
+    uint64_t os_tid;            /* valid when os_tids > 0 */
+    uint32_t os_tids;           /* OS threads that had the id: 0 when the
+                                 * trace does not say (recorded before
+                                 * memrec wrote them), > 1 when reused */
 } info_thread;
 
 /* The counts of a trace. Loads, stores and modifies are kept apart here
@@ -51,7 +57,8 @@ typedef struct info_summary {
     info_def_counts *by_id;     /* the same, indexed by block id: a cache */
     size_t by_id_cap;
     u64map threads;           /* set of thread ids */
-    info_thread *per_thread;    /* threads that ran code, by tid */
+    info_thread *per_thread;    /* threads that ran code or were named by an
+                                 * OS thread id, by tid */
     size_t nper_thread, capper_thread;
     size_t cur_thread;          /* per_thread index of exec_tid */
     u64map mem_instrs;        /* set of instruction addresses */

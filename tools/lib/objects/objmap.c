@@ -92,6 +92,9 @@ struct objmap {
     uint32_t recent_pos;
     int heap_overlap;       /* some live heap object may overlap another live
                              * object: predictions are off for good */
+    int nested;             /* a heap object was allocated inside a live one
+                             * (a custom pool's chunk): lookups look past
+                             * heap objects, frees end what is nested */
     objmap_stats stats;
 };
 
@@ -485,38 +488,46 @@ static uint32_t page_upper(const objvec *v, uint64_t addr)
     return ov_upper(v, addr);
 }
 
-static obj_object *ov_find_from(const objvec *v, uint64_t addr, uint32_t i)
+/* nested: heap objects may hold others (objmap.nested); else a heap
+ * object that does not cover addr ends the search. */
+static obj_object *ov_find_from(const objvec *v, uint64_t addr, uint32_t i,
+                                int nested)
 {
     for (int tries = 0; i > 0 && tries < 8; tries++) {
         obj_object *o = v->e[--i].obj;
         if (addr - o->addr < o->size)
             return o;
-        if (o->group->kind == OBJ_HEAP)
+        if (o->group->kind == OBJ_HEAP && !nested)
             return NULL;    /* heap blocks overlap nothing: no older one covers addr */
     }
     return NULL;
 }
 
-static obj_object *ov_find(const objvec *v, uint64_t addr)
+static obj_object *ov_find(const objvec *v, uint64_t addr, int nested)
 {
-    return ov_find_from(v, addr, ov_upper(v, addr));
+    return ov_find_from(v, addr, ov_upper(v, addr), nested);
 }
 
-/* The live heap or static object holding addr, if any. */
+/* The live heap or static object holding addr, if any; of objects nested
+ * at one address, the innermost (listed last among equal starts). */
 static obj_object *map_find(objmap *m, uint64_t addr)
 {
     page *p = page_find(m, addr >> PAGE_SHIFT);
     if (p && p->v.n) {
-        obj_object *o = ov_find_from(&p->v, addr, page_upper(&p->v, addr));
+        obj_object *o = ov_find_from(&p->v, addr, page_upper(&p->v, addr),
+                                     m->nested);
         if (o)
             return o;
     }
     if (m->big.n)
-        return ov_find(&m->big, addr);
+        return ov_find(&m->big, addr, m->nested);
     return NULL;
 }
 
-/* The live heap object starting exactly at addr (for free and realloc). */
+/* The live heap object starting exactly at addr (for free and realloc);
+ * of objects nested at addr, the innermost: the last listed (ov_insert
+ * puts an object after those with its start), of the page's or else the
+ * big ones (a chunk nested in a big block is in the page lists). */
 static obj_object *heap_at(objmap *m, uint64_t addr)
 {
     page *p = page_find(m, addr >> PAGE_SHIFT);
@@ -659,13 +670,25 @@ static obj_object *add_object(objmap *m, obj_group *g, uint64_t addr,
     return o;
 }
 
+/* A block (not a mapping) allocated at the start of a live heap object
+ * and within it is nested in it: a custom pool's first chunk, carved from
+ * the pool's own block (recorder/README.md, "Custom allocators"). The
+ * other case, a block over a live one that it outgrows, or a mapping over
+ * a live one, means the old one's free was not recorded. */
+static int nests_in(const obj_object *old, uint64_t size, int mapping)
+{
+    return !mapping && size <= old->size;
+}
+
 static int on_alloc(objmap *m, const mr_event *ev, uint64_t addr,
                     uint64_t size, int mapping)
 {
     if (!addr)
         return 0;           /* the allocation failed */
     obj_object *old = heap_at(m, addr);
-    if (old) {              /* its free was not recorded */
+    if (old && nests_in(old, size, mapping))
+        m->nested = 1;
+    else if (old) {         /* its free was not recorded */
         m->stats.lost_frees++;
         end_object(m, old, ev->time, 1);
     }
@@ -678,6 +701,44 @@ static int on_alloc(objmap *m, const mr_event *ev, uint64_t addr,
     return 0;
 }
 
+/* A live heap object nested in o and listed in v, or NULL: inside o's
+ * range and, when it starts where o does, listed after o (allocated
+ * later: ov_insert puts it after those with its start), so that the
+ * block o is nested in is never taken for one nested in o. */
+static obj_object *nested_in(const objvec *v, const obj_object *o)
+{
+    uint64_t e = o->addr + o->size;
+    int after_o = 0;    /* o's own entry passed (in the page lists only) */
+    for (uint32_t i = ov_upper(v, o->addr - 1); i < v->n && v->e[i].start < e; i++) {
+        obj_object *in = v->e[i].obj;
+        if (in == o) {
+            after_o = 1;
+            continue;
+        }
+        if (!is_heap(in) || in->addr + in->size > e || in->addr + in->size < in->addr)
+            continue;
+        if (in->addr > o->addr || after_o || in->size < o->size)
+            return in;
+    }
+    return NULL;
+}
+
+/* o is freed: so is every heap object still live inside it (a pool's
+ * chunks go with the pool's block). Only once objects were nested. */
+static void end_nested(objmap *m, const obj_object *o, uint64_t time)
+{
+    uint64_t first, last;
+    obj_object *in;
+    page_span(o, &first, &last);
+    for (uint64_t pn = first; pn <= last; pn++) {
+        page *p = page_find(m, pn);
+        while (p && (in = nested_in(&p->v, o)))
+            end_object(m, in, time, 1);
+    }
+    while ((in = nested_in(&m->big, o)))
+        end_object(m, in, time, 1);
+}
+
 static void on_free(objmap *m, const mr_event *ev, uint64_t addr)
 {
     if (!addr)
@@ -687,6 +748,8 @@ static void on_free(objmap *m, const mr_event *ev, uint64_t addr)
         m->stats.stray_frees++;
         return;
     }
+    if (m->nested && o->size)
+        end_nested(m, o, ev->time);
     end_object(m, o, ev->time, 1);
 }
 

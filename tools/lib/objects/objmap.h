@@ -34,6 +34,17 @@
  * realloc keeps the object (and its serial): only its address and size
  * change.
  *
+ * Nesting. A custom pool's chunks are heap objects inside the pool's own
+ * block (recorder/README.md, "Custom allocators"). A block allocated at
+ * the start of a live heap object and no larger is nested in it (the
+ * pool's first chunk), not that object reused; a larger one, or a
+ * mapping, means the old object's free was not recorded (lost_frees).
+ * Lookups answer the innermost object; a free or realloc at an address
+ * where objects nest takes the innermost (the chunk, allocated last), and
+ * a freed object ends every heap object still live inside it (the pool's
+ * chunks with its block). A block freed while a chunk at its first byte
+ * is still live cannot be told from the chunk's free: the chunk goes.
+ *
  * Mappings. An MR_MMAP (an anonymous mapping the program made: ld.so's
  * __minimal_malloc, custom allocators, big buffers) is a heap object like
  * a malloc'd block, grouped by its stack; mmap, mmap64 and mremap frames

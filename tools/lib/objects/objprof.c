@@ -19,7 +19,6 @@ struct objprof {
     objrel *rel;            /* the object-relative stream (insn_state each) */
     obj_tstats *threads;
     size_t nthreads;
-    uint64_t accesses, loads, stores;
     uint64_t instructions;  /* executed: the end of the last execution, or
                              * the end record's total */
 };
@@ -151,8 +150,10 @@ static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
     return 0;
 }
 
+/* ig->bytes is not counted here: an instruction's accesses all have its
+ * size, so objprof_finish() makes it from ig->accesses. */
 static int note_insn_group(insn_state *s, obj_object *o, uint64_t off,
-                           uint32_t size, uint64_t time)
+                           uint64_t time)
 {
     obj_igstats *ig = s->groups;
     if (!ig || ig->group != o->group)
@@ -162,7 +163,6 @@ static int note_insn_group(insn_state *s, obj_object *o, uint64_t off,
         ig->first = time;
     ig->last = time;
     ig->accesses++;
-    ig->bytes += size;
     if (o->group->kind > OBJ_STATIC)
         return 0;
     if (distinct_add(&ig->objects, o->serial) < 0 ||
@@ -172,10 +172,13 @@ static int note_insn_group(insn_state *s, obj_object *o, uint64_t off,
 }
 
 /* One access to object o: addr of size bytes by instruction insn (whose
- * record is s) of thread tid. */
-static int on_access(objprof *p, obj_object *o, uint32_t tid, uint64_t addr,
-                     uint32_t size, uint8_t kind, uint64_t time, uint32_t insn,
-                     insn_state *s, obj_tstats *t)
+ * record is s) of thread tid. Only what differs per access is counted
+ * here: the thread's totals are counted per execution (on_exec), the
+ * group's loads, stores and bytes and the totals come from the
+ * (instruction, group) counts at the end (objprof_finish). */
+static inline int on_access(objprof *p, obj_object *o, uint32_t tid,
+                            uint64_t addr, uint32_t size, uint8_t kind,
+                            uint64_t time, uint32_t insn, insn_state *s)
 {
     obj_group *g = o->group;
     uint64_t off = addr - o->addr;
@@ -183,22 +186,8 @@ static int on_access(objprof *p, obj_object *o, uint32_t tid, uint64_t addr,
     obj_gstats *gs = g->user ? g->user : objprof_group_stats(p, g);
     if (!gs)
         return -1;
-    p->accesses++;
-    p->loads += load;
-    p->stores += store;
     gs->accesses++;
-    gs->loads += load;
-    gs->stores += store;
-    gs->bytes += size;
-    t->loads += load;
-    t->stores += store;
-    t->bytes += size;
-    t->by_kind[g->kind]++;
-    if (!t->seen)
-        t->first = time;
-    t->seen = 1;
-    t->last = time;
-    if (note_insn_group(s, o, off, size, time) < 0)
+    if (note_insn_group(s, o, off, time) < 0)
         return -1;
     if (g->kind <= OBJ_STATIC) {
         if (note_object(o, off, size, load, store, time) < 0 ||
@@ -223,27 +212,48 @@ static int on_exec(objprof *p, const access_exec *x)
     obj_tstats *t = thread(p, ev->tid);
     if (!t)
         return -1;
+    /* the thread's counts in registers, added once per execution */
+    uint64_t loads = 0, stores = 0, bytes = 0, by_kind[4] = { 0 };
     for (uint64_t j = 0; j < x->repeat; j++)
         for (uint32_t i = 0; i < x->n; i++) {
             const mr_access *a = &x->acc[i];
             uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
             obj_object *o = objrel_find(p->rel, x, i, addr);
+            loads += a->kind != MR_STORE;
+            stores += a->kind != MR_LOAD;
+            bytes += a->size;
+            by_kind[o->group->kind & 3]++;
             if (on_access(p, o, ev->tid, addr, a->size, a->kind,
                           access_time(x, i, j), x->insn[i],
-                          objrel_access_user(x, i), t) < 0)
+                          objrel_access_user(x, i)) < 0)
                 return -1;
         }
+    t->loads += loads;
+    t->stores += stores;
+    t->bytes += bytes;
+    for (int k = 0; k < 4; k++)
+        t->by_kind[k] += by_kind[k];
+    if (!t->seen)
+        t->first = access_time(x, 0, 0);
+    t->seen = 1;
+    t->last = access_time(x, x->n - 1, x->repeat - 1);
     return 0;
 }
 
 static int on_thread(objprof *p, const mr_event *ev)
 {
-    if (ev->u.thread.op != MR_THREAD_CREATE)
+    uint8_t op = ev->u.thread.op;
+    if (op != MR_THREAD_CREATE && op != MR_THREAD_OS)
         return 0;
     obj_tstats *t = thread(p, ev->u.thread.tid);
     if (!t)
         return -1;
-    t->parent = ev->u.thread.parent;
+    if (op == MR_THREAD_CREATE)
+        t->parent = ev->u.thread.parent;
+    else if (!t->has_os_tid) {
+        t->os_tid = ev->u.thread.os_tid;
+        t->has_os_tid = 1;
+    }
     return 0;
 }
 
@@ -327,7 +337,33 @@ objprof *objprof_new(const objprof_options *opts)
     return p;
 }
 
-void objprof_finish(objprof *p) { objrel_finish(p->rel); }
+/* What the accesses did not count one by one: each (instruction, group)'s
+ * bytes, and each group's loads, stores and bytes, from the instruction's
+ * kind and size (every access of an instruction slot has them). */
+static void count_by_instruction(objprof *p)
+{
+    const insn_table *t = objprof_insns(p);
+    uint32_t n = insn_table_count(t);
+    for (uint32_t slot = 0; slot < n; slot++) {
+        const insn_info *in = insn_table_get(t, slot);
+        obj_igstats *ig = ((insn_state *)objrel_user(p->rel, slot))->groups;
+        for (; ig; ig = ig->next) {
+            obj_gstats *gs = objprof_group_stats(p, ig->group);
+            ig->bytes = ig->accesses * in->size;
+            if (!gs)
+                continue;
+            gs->loads += in->kind != MR_STORE ? ig->accesses : 0;
+            gs->stores += in->kind != MR_LOAD ? ig->accesses : 0;
+            gs->bytes += ig->bytes;
+        }
+    }
+}
+
+void objprof_finish(objprof *p)
+{
+    count_by_instruction(p);
+    objrel_finish(p->rel);
+}
 
 void objprof_free(objprof *p)
 {
@@ -389,7 +425,13 @@ uint64_t objprof_instructions(const objprof *p) { return p->instructions; }
 void objprof_totals(const objprof *p, uint64_t *accesses, uint64_t *loads,
                     uint64_t *stores)
 {
-    *accesses = p->accesses;
-    *loads = p->loads;
-    *stores = p->stores;
+    /* every access is its thread's: the totals are the threads' sums */
+    *accesses = *loads = *stores = 0;
+    for (size_t tid = 0; tid < p->nthreads; tid++) {
+        const obj_tstats *t = &p->threads[tid];
+        for (int k = 0; k < 4; k++)
+            *accesses += t->by_kind[k];
+        *loads += t->loads;
+        *stores += t->stores;
+    }
 }

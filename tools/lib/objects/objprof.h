@@ -68,7 +68,8 @@ typedef struct obj_sample {
 
 /* What objprof keeps per group (obj_group.user). */
 typedef struct obj_gstats {
-    uint64_t loads, stores, bytes, accesses;
+    uint64_t loads, stores, bytes;  /* made by objprof_finish() */
+    uint64_t accesses;              /* counted as they come */
     obj_heat *heat;         /* by bucket */
     size_t nheat;
     obj_sample *samples;    /* evenly thinned over the run */
@@ -79,7 +80,9 @@ typedef struct obj_gstats {
 /* What an instruction did to one group. */
 typedef struct obj_igstats {
     obj_group *group;
-    uint64_t accesses, bytes;
+    uint64_t accesses;
+    uint64_t bytes;         /* accesses times the instruction's size: made
+                             * by objprof_finish() */
     uint64_t first, last;
     distinct objects;       /* serials touched */
     distinct offsets;       /* offsets touched */
@@ -95,6 +98,9 @@ typedef struct obj_tstats {
     uint64_t allocs;
     uint64_t instructions;  /* guest instructions it executed */
     uint64_t first, last;
+    uint64_t os_tid;        /* the OS thread id (MR_THREAD_OS), the first
+                             * one if the id was reused; valid if has_os_tid */
+    int has_os_tid;
 } obj_tstats;
 
 typedef void (*objprof_object_fn)(void *ctx, const obj_object *o,

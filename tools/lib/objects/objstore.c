@@ -283,12 +283,14 @@ static int write_threads(objstore *s, objprof *p)
     sqlite3_stmt *st = pdb_prepare(
         s->db, "INSERT INTO threads (run, tid, parent, loads, stores, bytes, "
                "heap, static, stack, unknown, allocs, first_access, "
-               "last_access, instructions) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+               "last_access, instructions, os_tid) "
+               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st)
         return -1;
     for (uint32_t tid = 0; tid <= objprof_max_tid(p); tid++) {
         const obj_tstats *t = objprof_thread(p, tid);
-        if (!t || !(t->seen || t->parent || t->allocs || t->instructions))
+        if (!t || !(t->seen || t->parent || t->allocs || t->instructions ||
+                    t->has_os_tid))
             continue;
         sqlite3_bind_int64(st, 1, s->run);
         sqlite3_bind_int64(st, 2, tid);
@@ -305,6 +307,8 @@ static int write_threads(objstore *s, objprof *p)
             sqlite3_bind_int64(st, 13, (int64_t)t->last);
         }
         sqlite3_bind_int64(st, 14, (int64_t)t->instructions);
+        if (t->has_os_tid)
+            sqlite3_bind_int64(st, 15, (int64_t)t->os_tid);
         if (pdb_exec(s->db, st) < 0)
             return -1;
     }
