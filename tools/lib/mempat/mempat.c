@@ -24,7 +24,6 @@
  */
 #include "mempat/mempat.h"
 
-#include <inttypes.h>
 #include <search.h>
 #include <stdlib.h>
 #include <string.h>
@@ -695,117 +694,207 @@ void mempat_get_info(const mempat *m, uint32_t id, mempat_info *out)
 /* Text                                                                */
 /* ------------------------------------------------------------------ */
 
-/* "+4+" or "-8-": the paper only shows the positive form. */
-static void print_offset(FILE *f, int64_t off)
+/* The text is built in a growable buffer with hand-made number formatting,
+ * not through stdio: python3's 60696 lines (10 MB) cost trace-mempat more
+ * in open_memstream and fprintf than in their content. */
+typedef struct text {
+    char *p;
+    size_t len, cap;
+    int failed;          /* out of memory: the text is incomplete */
+} text;
+
+/* Makes room for n more bytes and the final NUL. 0, or -1 (failed). */
+static int text_room(text *t, size_t n)
 {
-    if (off < 0)
-        fprintf(f, "-%" PRIu64 "-", (uint64_t)0 - (uint64_t)off);
-    else
-        fprintf(f, "+%" PRId64 "+", off);
+    if (t->failed)
+        return -1;
+    if (t->len + n + 1 <= t->cap)
+        return 0;
+    size_t cap = t->cap ? t->cap : 128;
+    while (cap < t->len + n + 1)
+        cap *= 2;
+    char *p = realloc(t->p, cap);
+    if (!p) {
+        t->failed = 1;
+        return -1;
+    }
+    t->p = p;
+    t->cap = cap;
+    return 0;
 }
 
-static void print_tagged(const mempat *m, FILE *f, uint32_t id);
+static void put_mem(text *t, const char *s, size_t n)
+{
+    if (text_room(t, n) == 0) {
+        memcpy(t->p + t->len, s, n);
+        t->len += n;
+    }
+}
+
+static void put_str(text *t, const char *s) { put_mem(t, s, strlen(s)); }
+static void put_char(text *t, char c) { put_mem(t, &c, 1); }
+
+/* v in base 10 or 16 (lower case), as printf's %llu and %llx. */
+static void put_base(text *t, uint64_t v, unsigned base)
+{
+    char digits[24], *d = digits + sizeof digits;
+    do {
+        *--d = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    put_mem(t, d, (size_t)(digits + sizeof digits - d));
+}
+
+static void put_u64(text *t, uint64_t v) { put_base(t, v, 10); }
+static void put_hex(text *t, uint64_t v) { put_base(t, v, 16); }
+
+static void put_i64(text *t, int64_t v)
+{
+    if (v < 0) {
+        put_char(t, '-');
+        put_u64(t, (uint64_t)0 - (uint64_t)v);
+    } else {
+        put_u64(t, (uint64_t)v);
+    }
+}
+
+/* The text, malloc'd (NULL when out of memory: then freed). */
+static char *text_finish(text *t)
+{
+    if (text_room(t, 0) < 0) {
+        free(t->p);
+        return NULL;
+    }
+    t->p[t->len] = 0;
+    return t->p;
+}
+
+/* "+4+" or "-8-": the paper only shows the positive form. */
+static void print_offset(text *f, int64_t off)
+{
+    if (off < 0) {
+        put_char(f, '-');
+        put_u64(f, (uint64_t)0 - (uint64_t)off);
+        put_char(f, '-');
+    } else {
+        put_char(f, '+');
+        put_u64(f, (uint64_t)off);
+        put_char(f, '+');
+    }
+}
+
+static void print_tagged(const mempat *m, text *f, uint32_t id);
+
+/* "8x2": a run's access size and count. */
+static void print_run(text *f, const shape *s)
+{
+    put_u64(f, s->size);
+    put_char(f, 'x');
+    put_u64(f, s->n);
+}
 
 /* An element inside a stride: a run bare ("8x2", as the paper), anything
  * else with its kind ("REP2Seq:[1x5]", "SeqStr:[...]"). */
-static void print_element(const mempat *m, FILE *f, uint32_t id)
+static void print_element(const mempat *m, text *f, uint32_t id)
 {
     const shape *s = &m->shapes[id];
     if (s->child == NO_SHAPE)
-        fprintf(f, "%" PRIu32 "x%" PRIu64, s->size, s->n);
+        print_run(f, s);
     else
         print_tagged(m, f, id);
 }
 
 /* A pattern with its kind: Fix:[4x1], REP2Seq:[1x5], Str:[4x1,(+4+,4x1)*2],
  * SeqStr:[8x2,+16+,8x2] (one lasting item: no parentheses, no count). */
-static void print_tagged(const mempat *m, FILE *f, uint32_t id)
+static void print_tagged(const mempat *m, text *f, uint32_t id)
 {
     const shape *s = &m->shapes[id];
     mempat_kind k = shape_kind(m, id);
     if (k == MEMPAT_FIX || k == MEMPAT_SEQ) {
-        fprintf(f, "%s:[%" PRIu32 "x%" PRIu64 "]", mempat_kind_name(k),
-                s->size, s->n);
+        put_str(f, mempat_kind_name(k));
+        put_mem(f, ":[", 2);
+        print_run(f, s);
+        put_char(f, ']');
     } else if (k == MEMPAT_REP) {
-        fprintf(f, "REP%" PRIu64, s->n + 1);
+        put_mem(f, "REP", 3);
+        put_u64(f, s->n + 1);
         print_tagged(m, f, s->child);
     } else {
-        fprintf(f, "%s:[", mempat_kind_name(k));
+        put_str(f, mempat_kind_name(k));
+        put_mem(f, ":[", 2);
         print_element(m, f, s->child);
-        fputc(',', f);
+        put_char(f, ',');
         if (s->n > 1)
-            fputc('(', f);
+            put_char(f, '(');
         print_offset(f, s->off);
-        fputc(',', f);
+        put_char(f, ',');
         print_element(m, f, s->child);
-        if (s->n > 1)
-            fprintf(f, ")*%" PRIu64, s->n);
-        fputc(']', f);
+        if (s->n > 1) {
+            put_mem(f, ")*", 2);
+            put_u64(f, s->n);
+        }
+        put_char(f, ']');
     }
 }
 
-static void print_pattern(const mempat *m, FILE *f, const slot *s)
+static void print_pattern(const mempat *m, text *f, const slot *s)
 {
     mempat_info info;
     if (s->overflowed) {
         mempat_get_info(m, (uint32_t)(s - m->slots), &info);
-        fprintf(f, "Overflow:[count=%" PRIu64 ",min=%" PRIx64 ",max=%" PRIx64,
-                info.accesses, info.min, info.max);
-        if (info.has_stride)
-            fprintf(f, ",stride=%" PRId64 "]", info.stride);
-        else
-            fputs(",stride=none]", f);
+        put_str(f, "Overflow:[count=");
+        put_u64(f, info.accesses);
+        put_str(f, ",min=");
+        put_hex(f, info.min);
+        put_str(f, ",max=");
+        put_hex(f, info.max);
+        if (info.has_stride) {
+            put_str(f, ",stride=");
+            put_i64(f, info.stride);
+            put_char(f, ']');
+        } else {
+            put_str(f, ",stride=none]");
+        }
         return;
     }
     if (s->ntop == 1) {
         print_tagged(m, f, s->top[0].shape);
         return;
     }
-    fputc('{', f);
+    put_char(f, '{');
     for (uint32_t i = 0; i < s->ntop; i++) {
         if (i) {
-            fputc(' ', f);
+            put_char(f, ' ');
             print_offset(f, (int64_t)(s->top[i].start - s->top[i - 1].end));
-            fputc(' ', f);
+            put_char(f, ' ');
         }
         print_tagged(m, f, s->top[i].shape);
     }
-    fputc('}', f);
+    put_char(f, '}');
 }
 
 char *mempat_pattern_text(const mempat *m, uint32_t id)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    print_pattern(m, f, &m->slots[id]);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    text f = { 0 };
+    print_pattern(m, &f, &m->slots[id]);
+    return text_finish(&f);
 }
 
 char *mempat_line(const mempat *m, uint32_t id, const char *where)
 {
     static const char kind_letter[MEMPAT_KINDS] = { '?', 'R', 'W', 'M' };
     const slot *s = &m->slots[id];
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
+    text f = { 0 };
     int k = s->access_kind;
-    fprintf(f, "%c%" PRIu32 "@%" PRIx64 "=",
-            kind_letter[k > 0 && k < MEMPAT_KINDS ? k : 0], s->size0, s->instr);
-    print_pattern(m, f, s);
-    if (where)
-        fprintf(f, "\t%s", where);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
+    put_char(&f, kind_letter[k > 0 && k < MEMPAT_KINDS ? k : 0]);
+    put_u64(&f, s->size0);
+    put_char(&f, '@');
+    put_hex(&f, s->instr);
+    put_char(&f, '=');
+    print_pattern(m, &f, s);
+    if (where) {
+        put_char(&f, '\t');
+        put_str(&f, where);
     }
-    return buf;
+    return text_finish(&f);
 }
