@@ -66,9 +66,9 @@ static pdb_session db;
 static void read_trace(void)
 {
     mr_event ev;
-    /* Loops come as arithmetic runs (feed.h); mempat keeps only each
-     * instruction's own order, which is all it needs. */
-    mr_reader_batch(reader, MR_BATCH_PER_INSTRUCTION);
+    /* Loops come as arithmetic runs where that pays (feed.h); mempat
+     * keeps only each instruction's own order, which is all it needs. */
+    mempat_feed_batching(feed, reader);
     while (cli_next(reader, &ev))
         if (mempat_feed_event(feed, &ev) < 0)
             cli_fail(cli_trace(), "out of memory");
