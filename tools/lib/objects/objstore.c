@@ -32,6 +32,119 @@ struct objstore {
 };
 
 
+/* ---- rows written many at a time ------------------------------------------ */
+
+/* The big tables (access_samples, object_offsets, instr_groups: python3
+ * makes 690 K rows) are written BATCH_ROWS rows per INSERT statement:
+ * SQLite then starts and ends one statement (cursors, the new rowid's
+ * seek, the reset) per batch instead of per row. The rows go in the same
+ * order, so they get the same rowids: the database is the same. */
+#define BATCH_ROWS 64
+
+/* One value of a row: an integer, static text, or NULL. */
+typedef struct cell {
+    int64_t i;
+    const char *text;       /* static text, when not NULL */
+    int null;
+} cell;
+
+typedef struct batch {
+    pdb *db;
+    int ncols;
+    sqlite3_stmt *many;     /* BATCH_ROWS rows */
+    sqlite3_stmt *one;      /* one row: the rest at the end */
+    cell cells[BATCH_ROWS * 16];   /* the pending rows, ncols each */
+    int nrows;
+} batch;
+
+/* "INSERT INTO t (cols) VALUES (?,..)" for rows rows of ncols values. */
+static char *insert_sql(const char *head, int ncols, int rows)
+{
+    size_t len = strlen(head) + (size_t)rows * (2 * (size_t)ncols + 3) + 1;
+    char *sql = malloc(len), *p;
+    if (!sql)
+        return NULL;
+    p = stpcpy(sql, head);
+    for (int r = 0; r < rows; r++) {
+        *p++ = r ? ',' : ' ';
+        *p++ = '(';
+        for (int c = 0; c < ncols; c++) {
+            if (c)
+                *p++ = ',';
+            *p++ = '?';
+        }
+        *p++ = ')';
+    }
+    *p = 0;
+    return sql;
+}
+
+/* A batch for head ("INSERT INTO t (a, b) VALUES") and ncols (<= 16)
+ * values per row. -1 with the database's error set. */
+static int batch_open(batch *b, pdb *db, const char *head, int ncols)
+{
+    char *many = insert_sql(head, ncols, BATCH_ROWS), *one = insert_sql(head, ncols, 1);
+    b->db = db;
+    b->ncols = ncols;
+    b->nrows = 0;
+    b->many = many ? pdb_prepare(db, many) : NULL;
+    b->one = one ? pdb_prepare(db, one) : NULL;
+    free(many);
+    free(one);
+    for (int i = 0; i < BATCH_ROWS * ncols; i++)
+        b->cells[i] = (cell){ .null = 1 };
+    return b->many && b->one ? 0 : -1;
+}
+
+/* Column c (from 1, as sqlite3_bind) of the row being made. */
+static void batch_int(batch *b, int c, int64_t v)
+{
+    b->cells[b->nrows * b->ncols + c - 1] = (cell){ .i = v };
+}
+
+static void batch_text(batch *b, int c, const char *text)
+{
+    b->cells[b->nrows * b->ncols + c - 1] = (cell){ .text = text };
+}
+
+/* Binds ncols cells from first to st's parameters from at + 1. */
+static void bind_cells(sqlite3_stmt *st, const cell *first, int ncols, int at)
+{
+    for (int c = 0; c < ncols; c++) {
+        const cell *v = &first[c];
+        if (v->text)
+            sqlite3_bind_text(st, at + c + 1, v->text, -1, SQLITE_STATIC);
+        else if (!v->null)
+            sqlite3_bind_int64(st, at + c + 1, v->i);
+    }
+}
+
+/* Writes the pending rows. 0, or -1 with the database's error set. */
+static int batch_flush(batch *b)
+{
+    int n = b->nrows, k = b->ncols, rc = 0;
+    if (n == BATCH_ROWS) {
+        for (int r = 0; r < n; r++)
+            bind_cells(b->many, &b->cells[r * k], k, r * k);
+        rc = pdb_exec(b->db, b->many);
+    } else {
+        for (int r = 0; r < n && rc == 0; r++) {
+            bind_cells(b->one, &b->cells[r * k], k, 0);
+            rc = pdb_exec(b->db, b->one);
+        }
+    }
+    for (int i = 0; i < n * k; i++)
+        b->cells[i] = (cell){ .null = 1 };
+    b->nrows = 0;
+    return rc;
+}
+
+/* The row being made is complete. 0, or -1 as batch_flush. */
+static int batch_row(batch *b)
+{
+    return ++b->nrows == BATCH_ROWS ? batch_flush(b) : 0;
+}
+
 objstore *objstore_new(pdb *db, int64_t run, const mr_reader *r)
 {
     objstore *s = calloc(1, sizeof *s);
@@ -202,10 +315,9 @@ static int write_groups(objstore *s, objprof *p)
 static int write_offsets(objstore *s, objprof *p)
 {
     objmap *m = objprof_map(p);
-    sqlite3_stmt *st = pdb_prepare(
-        s->db, "INSERT INTO object_offsets (run, site, offset, span, loads, "
-               "stores) VALUES (?,?,?,?,?,?)");
-    if (!st)
+    static batch rows;   /* static: its cells are 16 KiB */
+    if (batch_open(&rows, s->db, "INSERT INTO object_offsets (run, site, offset, "
+                   "span, loads, stores) VALUES", 6) < 0)
         return -1;
     for (uint32_t i = 0; i < objmap_ngroups(m); i++) {
         obj_group *g = objmap_group(m, i);
@@ -217,17 +329,17 @@ static int write_offsets(objstore *s, objprof *p)
             int exact = b < OBJ_EXACT_OFFSETS;
             uint64_t off = exact ? b : OBJ_EXACT_OFFSETS +
                                        (b - OBJ_EXACT_OFFSETS) * OBJ_LINE;
-            sqlite3_bind_int64(st, 1, s->run);
-            sqlite3_bind_int64(st, 2, site_id(s, g));
-            sqlite3_bind_int64(st, 3, (int64_t)off);
-            sqlite3_bind_int64(st, 4, exact ? 1 : OBJ_LINE);
-            sqlite3_bind_int64(st, 5, (int64_t)h->loads);
-            sqlite3_bind_int64(st, 6, (int64_t)h->stores);
-            if (pdb_exec(s->db, st) < 0)
+            batch_int(&rows, 1, s->run);
+            batch_int(&rows, 2, site_id(s, g));
+            batch_int(&rows, 3, (int64_t)off);
+            batch_int(&rows, 4, exact ? 1 : OBJ_LINE);
+            batch_int(&rows, 5, (int64_t)h->loads);
+            batch_int(&rows, 6, (int64_t)h->stores);
+            if (batch_row(&rows) < 0)
                 return -1;
         }
     }
-    return 0;
+    return batch_flush(&rows);
 }
 
 static const char *access_kind_word(uint8_t kind)
@@ -241,11 +353,11 @@ static int write_instructions(objstore *s, objprof *p)
     const insn_table *t = objprof_insns(p);
     uint32_t n = insn_table_count(t);
     s->insn_ids = calloc(n ? n : 1, sizeof *s->insn_ids);
-    sqlite3_stmt *st = pdb_prepare(
-        s->db, "INSERT INTO instr_groups (run, instruction, site, accesses, "
-               "bytes, objects, offsets, first_access, last_access) "
-               "VALUES (?,?,?,?,?,?,?,?,?)");
-    if (!s->insn_ids || !st)
+    static batch rows;
+    if (!s->insn_ids ||
+        batch_open(&rows, s->db, "INSERT INTO instr_groups (run, instruction, site, "
+                   "accesses, bytes, objects, offsets, first_access, "
+                   "last_access) VALUES", 9) < 0)
         return -1;
     for (uint32_t slot = 0; slot < n; slot++) {
         const obj_igstats *ig = objprof_insn_groups(p, slot);
@@ -260,22 +372,22 @@ static int write_instructions(objstore *s, objprof *p)
             return -1;
         for (; ig; ig = ig->next) {
             int counted = ig->group->kind <= OBJ_STATIC;
-            sqlite3_bind_int64(st, 1, s->run);
-            sqlite3_bind_int64(st, 2, s->insn_ids[slot]);
-            sqlite3_bind_int64(st, 3, site_id(s, ig->group));
-            sqlite3_bind_int64(st, 4, (int64_t)ig->accesses);
-            sqlite3_bind_int64(st, 5, (int64_t)ig->bytes);
+            batch_int(&rows, 1, s->run);
+            batch_int(&rows, 2, s->insn_ids[slot]);
+            batch_int(&rows, 3, site_id(s, ig->group));
+            batch_int(&rows, 4, (int64_t)ig->accesses);
+            batch_int(&rows, 5, (int64_t)ig->bytes);
             if (counted) {
-                sqlite3_bind_int64(st, 6, (int64_t)distinct_count(&ig->objects));
-                sqlite3_bind_int64(st, 7, (int64_t)distinct_count(&ig->offsets));
+                batch_int(&rows, 6, (int64_t)distinct_count(&ig->objects));
+                batch_int(&rows, 7, (int64_t)distinct_count(&ig->offsets));
             }
-            sqlite3_bind_int64(st, 8, (int64_t)ig->first);
-            sqlite3_bind_int64(st, 9, (int64_t)ig->last);
-            if (pdb_exec(s->db, st) < 0)
+            batch_int(&rows, 8, (int64_t)ig->first);
+            batch_int(&rows, 9, (int64_t)ig->last);
+            if (batch_row(&rows) < 0)
                 return -1;
         }
     }
-    return 0;
+    return batch_flush(&rows);
 }
 
 static int write_threads(objstore *s, objprof *p)
@@ -318,30 +430,28 @@ static int write_threads(objstore *s, objprof *p)
 static int write_samples(objstore *s, objprof *p)
 {
     objmap *m = objprof_map(p);
-    sqlite3_stmt *st = pdb_prepare(
-        s->db, "INSERT INTO access_samples (run, site, time, instruction, "
-               "object, offset, kind, tid) VALUES (?,?,?,?,?,?,?,?)");
-    if (!st)
+    static batch rows;
+    if (batch_open(&rows, s->db, "INSERT INTO access_samples (run, site, time, "
+                   "instruction, object, offset, kind, tid) VALUES", 8) < 0)
         return -1;
     for (uint32_t i = 0; i < objmap_ngroups(m); i++) {
         obj_group *g = objmap_group(m, i);
         obj_gstats *gs = objprof_group_stats(p, g);
         for (uint32_t k = 0; gs && k < gs->nsamples; k++) {
             const obj_sample *smp = &gs->samples[k];
-            sqlite3_bind_int64(st, 1, s->run);
-            sqlite3_bind_int64(st, 2, site_id(s, g));
-            sqlite3_bind_int64(st, 3, (int64_t)smp->time);
-            sqlite3_bind_int64(st, 4, s->insn_ids[smp->insn]);
-            sqlite3_bind_int64(st, 5, (int64_t)smp->serial);
-            sqlite3_bind_int64(st, 6, (int64_t)smp->offset);
-            sqlite3_bind_text(st, 7, access_kind_word(smp->kind), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int64(st, 8, smp->tid);
-            if (pdb_exec(s->db, st) < 0)
+            batch_int(&rows, 1, s->run);
+            batch_int(&rows, 2, site_id(s, g));
+            batch_int(&rows, 3, (int64_t)smp->time);
+            batch_int(&rows, 4, s->insn_ids[smp->insn]);
+            batch_int(&rows, 5, (int64_t)smp->serial);
+            batch_int(&rows, 6, (int64_t)smp->offset);
+            batch_text(&rows, 7, access_kind_word(smp->kind));
+            batch_int(&rows, 8, smp->tid);
+            if (batch_row(&rows) < 0)
                 return -1;
         }
     }
-    return 0;
+    return batch_flush(&rows);
 }
 
 int objstore_finish(objstore *s, objprof *p, uint64_t instructions)
