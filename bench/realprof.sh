@@ -12,14 +12,10 @@
 # accesses (scaled: peak MiB <= 1024 * accesses / 100 M, at least 256).
 # A program that is not installed is skipped with a line saying so.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${MEMREC_BUILD:-$ROOT/build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD;; esac
-BIN=$BUILD/bin
+. "$(dirname "$0")/lib/bench.sh"
+bench_init realprof
 DIR=${MEMREC_REALPROF_DIR:-/tmp/memrec-realprof}
-RUNS=${RUNS:-3}
 mkdir -p "$DIR"
-export VALGRIND_LIB=$BUILD/valgrind
 fail=0
 
 record() {  # name command... -> $DIR/name.mrt (once)
@@ -52,14 +48,12 @@ record sqlite3 sqlite3 :memory: ".read $DIR/sql.txt" && names+=(sqlite3)
 record python3 /usr/bin/python3 -c "$py" && names+=(python3)
 record perl /usr/bin/perl -e "$pl" && names+=(perl)
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 measure() {  # command... -> "cpu_seconds peak_mib" (median CPU seconds, max peak)
   local times=() peak=0
   for _ in $(seq "$RUNS"); do
     /usr/bin/time -f '%U %S %M' -o "$DIR/time" "$@" >/dev/null 2>&1
     read -r u sy kb < "$DIR/time"
-    times+=("$(awk -v u="$u" -v s="$sy" 'BEGIN { print u + s }')")
+    times+=("$(calc "$u + $sy")")
     [ "$kb" -gt "$peak" ] && peak=$kb
   done
   echo "$(printf '%s\n' "${times[@]}" | median) $((peak / 1024))"
@@ -79,10 +73,12 @@ for n in "${names[@]}"; do
   printf '%-9s %8.1f | %8s | %8s %8s %8s | %8s %8s %8s\n' "$n" "$(awk -v a="$acc" 'BEGIN { print a / 1e6 }')" \
     "$is" "$os" "$orate" "$om" "$ms" "$mrate" "$mm"
   bound=$(awk -v a="$acc" 'BEGIN { b = 1024 * a / 1e8; print int(b < 256 ? 256 : b) }')
-  verdict() { if [ "$1" = 1 ]; then echo "PASS $2"; else echo "FAIL $2"; fail=1; fi; }
-  verdict "$(awk -v r="$orate" 'BEGIN { print (r >= 30) }')" "$n: trace-objects $orate M accesses/s (target 30)"
-  verdict "$(awk -v r="$mrate" 'BEGIN { print (r >= 50) }')" "$n: trace-mempat $mrate M accesses/s (target 50)"
-  verdict "$([ "$om" -le "$bound" ] && echo 1 || echo 0)" "$n: trace-objects peak $om MiB (bound $bound MiB)"
+  target() {  # EXPR TEXT: one PASS or FAIL line
+    local v; v=$(check "$1"); echo "$v $2"; [ "$v" = PASS ] || fail=1
+  }
+  target "$orate >= 30" "$n: trace-objects $orate M accesses/s (target 30)"
+  target "$mrate >= 50" "$n: trace-mempat $mrate M accesses/s (target 50)"
+  target "$om <= $bound" "$n: trace-objects peak $om MiB (bound $bound MiB)"
 done
 # FAIL is reported, not an error: the other benchmarks still run.
 [ "$fail" = 0 ] || echo "realprof: some targets fail (see FAIL above)"
