@@ -18,7 +18,10 @@
 #   MEMREC_BUILD      build directory (default build)
 #   BENCH_ACCESSES    accesses of the speed trace (default 20000000)
 #   RUNS              runs per measurement (default 3)
-set -euo pipefail
+set -Eeuo pipefail
+# Any command that fails stops the bench loudly, naming the line: a silent
+# stop under set -e once hid every verdict (a SIGPIPE'd cat under pipefail).
+trap 'echo "leap bench: line $LINENO: a command failed (exit $?); stopped" >&2' ERR
 cd "$(dirname "$0")/.."
 BUILD=${MEMREC_BUILD:-build}
 BIN=$BUILD/bin
@@ -154,7 +157,12 @@ done
 # A real program, apart from the averages (the pair set of the targets is
 # the three programs above): gzip -9 -c of 1 MB of the repository's C.
 if command -v gzip >/dev/null; then
-  cat tools/lib/*/*.c format/*.c | head -c 1000000 > "$TMP/in.txt"
+  # Not `cat | head -c`: head closes the pipe once it has 1 MB, cat dies
+  # of SIGPIPE and pipefail would end the bench there.
+  cat tools/lib/*/*.c format/*.c > "$TMP/all.txt"
+  head -c 1000000 "$TMP/all.txt" > "$TMP/in.txt"
+  [ "$(stat -c %s "$TMP/in.txt")" = 1000000 ] ||
+    { echo "leap bench: the sources give less than 1 MB for gzip" >&2; exit 1; }
   valgrind --tool=memrec -q --memrec-out-file="$TMP/gzip.mr" gzip -9 -c "$TMP/in.txt" >/dev/null
   gdb=$TMP/gzip.db
   "$BIN/trace-deps" -q --db "$gdb" "$TMP/gzip.mr" >/dev/null
