@@ -285,7 +285,7 @@ static uint64_t varint_bytes(int64_t v)
     return n;
 }
 
-static uint64_t stream_bytes(const leap_stream *st)
+uint64_t leap_stream_bytes(const leap_stream *st)
 {
     const lmad_stream *ls = &st->lmads;
     uint64_t b = varint_bytes(st->insn) + varint_bytes(st->group) +
@@ -332,6 +332,6 @@ void leap_summarise(const leap *l, leap_summary *s)
         s->captured += lmad_captured(ls);
         s->lmads += ls->n;
         s->overflowed += ls->over.count != 0;
-        s->profile_bytes += stream_bytes(&l->streams[i]);
+        s->profile_bytes += leap_stream_bytes(&l->streams[i]);
     }
 }
