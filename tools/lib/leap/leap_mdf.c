@@ -160,8 +160,11 @@ int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
  * box, which most points of the load fall outside of. */
 typedef struct candidate {
     int64_t omin, omax, fmin, fmax, t0;
+    int64_t tlast;              /* time of its last point: a store whose
+                                 * writes all precede the best writer found
+                                 * so far is not solved */
     uint32_t insn;
-    shape sh;
+    uint32_t shape;             /* its shape: solver.shapes[shape] */
 } candidate;
 
 /* The bounding box of an LMAD, per dimension. */
@@ -194,6 +197,9 @@ typedef struct store_box {
     uint32_t insn, size;
     int64_t omin, omax;         /* objects */
     int64_t fmin, fmax;         /* bytes written: offsets to last + size - 1 */
+    int64_t tlast;              /* time of its last point */
+    int32_t shape;              /* its shape in solver.shapes, made when it
+                                 * is first a candidate; -1 before */
 } store_box;
 
 /* Working state of one computation. */
@@ -207,6 +213,10 @@ typedef struct solver {
     size_t cap_boxes;
     uint32_t nboxes, nnarrow;
     int64_t widest;             /* fmax - fmin of the widest narrow box */
+    shape *shapes;              /* the group's candidate boxes' shapes, each
+                                 * made once per group, not per load stream */
+    size_t cap_shapes;
+    uint32_t nshapes;
     candidate *cand;
     size_t cap_cand;
     uint32_t ncand;
@@ -242,7 +252,7 @@ static int by_fmin(const void *a, const void *b)
 /* The boxes of the group's store LMADs. */
 static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
 {
-    s->nboxes = 0;
+    s->nboxes = s->nshapes = 0;
     for (uint32_t i = 0; i < nstores; i++) {
         const leap_stream *st = leap_stream_get(s->l, stores[i]);
         uint32_t size = leap_insn_get(s->l, st->insn)->size;
@@ -256,6 +266,8 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
             lmad_range(b->m, LEAP_OBJECT, &b->omin, &b->omax);
             lmad_range(b->m, LEAP_OFFSET, &b->fmin, &b->fmax);
             b->fmax += (int64_t)(size ? size : 1) - 1;
+            b->tlast = lmad_last(b->m, LEAP_TIME);
+            b->shape = -1;
         }
     }
     /* Narrow boxes sorted by their first byte: a load LMAD's candidates
@@ -306,7 +318,7 @@ static int gather(solver *s, const lmad_stream *ls)
             hi = mid;
     }
     for (uint32_t i = lo; i < s->nboxes; i++) {
-        const store_box *b = &s->boxes[i];
+        store_box *b = &s->boxes[i];
         if (i < s->nnarrow && b->fmin > fmax) {
             i = s->nnarrow - 1;         /* the rest of the narrow ones too */
             continue;
@@ -321,8 +333,15 @@ static int gather(solver *s, const lmad_stream *ls)
             if (b->fmax - b->fmin > s->cand_widest)
                 s->cand_widest = b->fmax - b->fmin;
         }
+        if (b->shape < 0) {
+            if (ARRAY_FIT(s->shapes, s->cap_shapes, s->nshapes + 1) < 0)
+                return -1;
+            shape_init(&s->shapes[s->nshapes], b->m, b->size);
+            b->shape = (int32_t)s->nshapes++;
+        }
         candidate *cd = &s->cand[s->ncand++];
-        shape_init(&cd->sh, b->m, b->size);
+        cd->shape = (uint32_t)b->shape;
+        cd->tlast = b->tlast;
         cd->insn = b->insn;
         cd->omin = b->omin;
         cd->omax = b->omax;
@@ -383,9 +402,10 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
         }
         if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
             p[LEAP_OFFSET] < c->fmin || p[LEAP_OFFSET] > c->fmax ||
-            c->t0 >= p[LEAP_TIME])
+            c->t0 >= p[LEAP_TIME] || c->tlast <= best)
             continue;
-        int64_t w = last_in(&c->sh, c->sh.m->nouter, c->sh.m->start,
+        const shape *sh = &s->shapes[c->shape];
+        int64_t w = last_in(sh, sh->m->nouter, sh->m->start,
                             p[LEAP_OBJECT], p[LEAP_OFFSET], p[LEAP_TIME]);
         if (w > best) {
             best = w;
@@ -586,6 +606,7 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
         rc = collect(&s);
     free(order);
     free(s.cand);
+    free(s.shapes);
     free(s.boxes);
     free(s.over);
     free(s.over_size);
