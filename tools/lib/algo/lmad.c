@@ -155,14 +155,12 @@ void lmad_finish(lmad_stream *s)
     fold_tail(s);
 }
 
-int lmad_add(lmad_stream *s, const int64_t *point)
+/* lmad_add when the point does not continue the last LMAD: a new one, or
+ * the summary. Apart, so that the common case saves few registers. */
+static __attribute__((noinline)) int add_new(lmad_stream *s, const int64_t *point)
 {
     if (s->over.count) {                /* past the cap: summary only */
         summarise(&s->over, s->ndims, point);
-        return 0;
-    }
-    if (s->n && extends(&s->lmads[s->n - 1], s->ndims, point)) {
-        s->lmads[s->n - 1].count++;
         return 0;
     }
     fold_tail(s);
@@ -185,6 +183,15 @@ int lmad_add(lmad_stream *s, const int64_t *point)
     l->count = 1;
     l->nouter = 0;
     return 0;
+}
+
+int lmad_add(lmad_stream *s, const int64_t *point)
+{
+    if (!s->over.count && s->n && extends(&s->lmads[s->n - 1], s->ndims, point)) {
+        s->lmads[s->n - 1].count++;
+        return 0;
+    }
+    return add_new(s, point);
 }
 
 int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
