@@ -194,9 +194,29 @@ int lmad_add(lmad_stream *s, const int64_t *point)
     return add_new(s, point);
 }
 
+/* 1 when the run point + k * step continues l exactly: l unfolded, of two
+ * points or more, with the run's stride, and point its next one. */
+static int run_continues(const lmad *l, uint32_t ndims, const int64_t *point,
+                         const int64_t *step)
+{
+    if (l->nouter || l->count < 2)
+        return 0;
+    for (uint32_t d = 0; d < ndims; d++)
+        if (l->stride[d] != step[d] || lmad_at(l, d, l->count) != point[d])
+            return 0;
+    return 1;
+}
+
 int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
                  uint64_t n)
 {
+    /* The common case first (a loop's run after its first iterations came
+     * one by one): the whole run extends the last LMAD. */
+    if (n && !s->over.count && s->n &&
+        run_continues(&s->lmads[s->n - 1], s->ndims, point, step)) {
+        s->lmads[s->n - 1].count += n;
+        return 0;
+    }
     int64_t q[LMAD_MAX_DIMS];
     for (uint64_t k = 0; k < n; k++) {
         for (uint32_t d = 0; d < s->ndims; d++)
