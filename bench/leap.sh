@@ -10,7 +10,12 @@
 #     frequency for >= 90% of dependent pairs (paper 75%) and ahead of
 #     Connors by more than the paper's 56%; >= 95% of the exact strongly
 #     strided instructions found (paper 88%); the profile >= 1000x smaller
-#     than 16 bytes per access (paper 3539x); Table 1's sample quality.
+#     than 16 bytes per access (paper 3539x), for every program, its own
+#     streams and the whole trace (leap_compression); Table 1's sample
+#     quality;
+#   - recording plus trace-leap on the stencil against valgrind --tool=none
+#     (target 2x): one after the other in CPU seconds, and streamed through
+#     a FIFO in elapsed time (as bench/mempat.sh does for trace-mempat).
 # (The paper gives Connors no figure of its own: ~48% is 75% / 1.56.)
 # Pairs and instructions are counted twice: those of the program's own
 # source file (the paper probed the program, not its libraries), and every
