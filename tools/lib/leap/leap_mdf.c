@@ -173,22 +173,33 @@ static void lmad_range(const lmad *m, uint32_t d, int64_t *min, int64_t *max)
     lmad_extent(m, d, m->nouter + 1, min, max);
 }
 
-/* Whether the summary of a store stream (size bytes) may cover bytes that
- * load stream l reads. */
-static int summary_may_feed(const lmad_summary *o, uint32_t size,
-                            const lmad_stream *l)
+/* The object and offset ranges of a load LMAD (or of a whole stream). */
+typedef struct range_box {
+    int64_t omin, omax, fmin, fmax;
+} range_box;
+
+static int summary_meets(const lmad_summary *o, uint32_t size, const range_box *b)
 {
-    for (uint32_t i = 0; i < l->n; i++) {
-        int64_t omin, omax, fmin, fmax;
-        lmad_range(&l->lmads[i], LEAP_OBJECT, &omin, &omax);
-        lmad_range(&l->lmads[i], LEAP_OFFSET, &fmin, &fmax);
-        if (o->max[LEAP_OBJECT] >= omin && o->min[LEAP_OBJECT] <= omax &&
-            o->max[LEAP_OFFSET] + (int64_t)size - 1 >= fmin &&
-            o->min[LEAP_OFFSET] <= fmax)
+    return o->max[LEAP_OBJECT] >= b->omin && o->min[LEAP_OBJECT] <= b->omax &&
+           o->max[LEAP_OFFSET] + (int64_t)size - 1 >= b->fmin &&
+           o->min[LEAP_OFFSET] <= b->fmax;
+}
+
+/* Whether the summary of a store stream (size bytes) may cover bytes that
+ * a load stream reads: its LMADs' boxes (n of them) and all, whole, the
+ * box around them, tried first (a load stream meets most summaries of its
+ * group not at all). */
+static int summary_may_feed(const lmad_summary *o, uint32_t size,
+                            const range_box *boxes, uint32_t n, const range_box *all)
+{
+    if (!summary_meets(o, size, all))
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (summary_meets(o, size, &boxes[i]))
             return 1;
-    }
     return 0;
 }
+
 
 /* A store LMAD of the group with its bounding box, made once per group
  * so that finding a load LMAD's candidates is a scan of boxes. */
@@ -252,6 +263,8 @@ typedef struct solver {
     uint32_t *over_size;        /* their access sizes */
     size_t cap_over, cap_over_size;
     uint32_t nover;
+    range_box *ld_boxes;        /* the current load stream's LMADs' boxes */
+    size_t cap_ld_boxes;
     int guessing;               /* the second pass: guessed loads only */
     uint8_t *guess;             /* per instruction: a load to guess */
 } solver;
@@ -516,6 +529,24 @@ static int solve_stream(solver *s, const leap_stream *ld)
     return 0;
 }
 
+/* The boxes of ls's LMADs into s->ld_boxes, and the box around them. */
+static int load_boxes(solver *s, const lmad_stream *ls, range_box *all)
+{
+    if (ARRAY_FIT(s->ld_boxes, s->cap_ld_boxes, ls->n) < 0)
+        return -1;
+    *all = (range_box){ INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
+    for (uint32_t i = 0; i < ls->n; i++) {
+        range_box *b = &s->ld_boxes[i];
+        lmad_range(&ls->lmads[i], LEAP_OBJECT, &b->omin, &b->omax);
+        lmad_range(&ls->lmads[i], LEAP_OFFSET, &b->fmin, &b->fmax);
+        all->omin = b->omin < all->omin ? b->omin : all->omin;
+        all->omax = b->omax > all->omax ? b->omax : all->omax;
+        all->fmin = b->fmin < all->fmin ? b->fmin : all->fmin;
+        all->fmax = b->fmax > all->fmax ? b->fmax : all->fmax;
+    }
+    return 0;
+}
+
 /* Every load stream of one group against the group's store streams. */
 static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
 {
@@ -540,10 +571,13 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
             (s->guessing && !s->guess[ld->insn]))
             continue;
         s->nover = 0;
+        range_box all;
+        if (nsummarised && load_boxes(s, &ld->lmads, &all) < 0)
+            rc = -1;
         for (uint32_t j = 0; j < nsummarised && rc == 0; j++) {
             const leap_stream *st = leap_stream_get(s->l, stores[j]);
             uint32_t size = leap_insn_get(s->l, st->insn)->size;
-            if (!summary_may_feed(&st->lmads.over, size, &ld->lmads))
+            if (!summary_may_feed(&st->lmads.over, size, s->ld_boxes, ld->lmads.n, &all))
                 continue;
             if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0 ||
                 ARRAY_FIT(s->over_size, s->cap_over_size, s->nover + 1) < 0) {
@@ -653,6 +687,7 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     free(order);
     free(s.cand);
     free(s.shapes);
+    free(s.ld_boxes);
     free(s.boxes);
     free(s.over);
     free(s.over_size);
