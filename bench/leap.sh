@@ -10,7 +10,12 @@
 #     frequency for >= 90% of dependent pairs (paper 75%) and ahead of
 #     Connors by more than the paper's 56%; >= 95% of the exact strongly
 #     strided instructions found (paper 88%); the profile >= 1000x smaller
-#     than 16 bytes per access (paper 3539x); Table 1's sample quality.
+#     than 16 bytes per access (paper 3539x), for every program, its own
+#     streams and the whole trace (leap_compression); Table 1's sample
+#     quality;
+#   - recording plus trace-leap on the stencil against valgrind --tool=none
+#     (target 2x): one after the other in CPU seconds, and streamed through
+#     a FIFO in elapsed time (as bench/mempat.sh does for trace-mempat).
 # (The paper gives Connors no figure of its own: ~48% is 75% / 1.56.)
 # Pairs and instructions are counted twice: those of the program's own
 # source file (the paper probed the program, not its libraries), and every
@@ -18,7 +23,10 @@
 #   MEMREC_BUILD      build directory (default build)
 #   BENCH_ACCESSES    accesses of the speed trace (default 20000000)
 #   RUNS              runs per measurement (default 3)
-set -euo pipefail
+set -Eeuo pipefail
+# Any command that fails stops the bench loudly, naming the line: a silent
+# stop under set -e once hid every verdict (a SIGPIPE'd cat under pipefail).
+trap 'echo "leap bench: line $LINENO: a command failed (exit $?); stopped" >&2' ERR
 cd "$(dirname "$0")/.."
 BUILD=${MEMREC_BUILD:-build}
 BIN=$BUILD/bin
@@ -36,13 +44,18 @@ case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
 calc() { awk "BEGIN { print ($1) }"; }   # arithmetic without bc
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
-# measure OUTVAR command...: "cpu_seconds wall_seconds peak_kib" of one run
+# measure OUTVAR command...: "cpu_seconds wall_seconds peak_kib" of one run.
+# CPU time from the shell's `times` (milliseconds; /usr/bin/time rounds to
+# 10 ms, a tenth of trace-leap's time on the stencil), user + system of the
+# command and its children; elapsed time and peak memory from /usr/bin/time.
 measure() {
-  local var=$1; shift
-  /usr/bin/time -f "%U %S %e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" ||
-    { cat "$TMP/err" >&2; exit 1; }
-  read -r u s e m < "$TMP/time"
-  printf -v "$var" '%s %s %s' "$(calc "$u + $s")" "$e" "$m"
+  local var=$1 cpu; shift
+  cpu=$( ( /usr/bin/time -f "%e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || exit 1
+           times ) | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, "m");
+                         sub("s", "", a[2]); t += a[1] * 60 + a[2] } print t }') &&
+    [ -n "$cpu" ] || { cat "$TMP/err" >&2; exit 1; }
+  read -r e m < "$TMP/time"
+  printf -v "$var" '%s %s %s' "$cpu" "$e" "$m"
 }
 # speed NAME ACCESSES command...: median CPU seconds of RUNS runs -> M acc/s
 speed() {
@@ -59,10 +72,11 @@ speed() {
   wall=$(printf '%s\n' "${walls[@]}" | median)
   printf '%-22s %12d %8.2f %8.2f %9.1f %9.1f\n' "$name" "$n" "$cpu" "$wall" \
     "$(calc "$n / $cpu / 1000000")" "$(calc "$peak / 1024")"
-  echo "${name%% *} $(calc "$peak / 1024")" >> "$TMP/peaks"
+  echo "${name// /_} $(calc "$peak / 1024")" >> "$TMP/peaks"
   echo "${name// /_} $(calc "$n / $cpu / 1000000")" >> "$TMP/rates"
 }
 rate() { awk -v n="${1// /_}" '$1 == n { print $2 }' "$TMP/rates"; }
+peak() { awk -v n="${1// /_}" '$1 == n { print $2 }' "$TMP/peaks"; }
 
 echo "== speed (CPU time, medians of $RUNS runs)"
 printf '%-22s %12s %8s %8s %9s %9s\n' profiler accesses cpu_s wall_s "M acc/s" peak_MiB
@@ -91,10 +105,23 @@ if [ $have_valgrind = 1 ]; then
   n=$(sqlite3 "$TMP/stencil.db" "SELECT accesses FROM leap_summary")
   # Dilation (Table 1; target: recording plus trace-leap within 2x of
   # valgrind --tool=none): CPU seconds, medians of RUNS runs.
-  t_none=() t_rec=() t_leap=()
+  # The FIFO variant (as bench/mempat.sh does for trace-mempat): the
+  # recorder writes into a FIFO that trace-leap reads, the two at once on
+  # two cores; its measure is elapsed time against --tool=none's.
+  cat > "$TMP/piped.sh" <<EOF
+rm -f '$TMP/rec.fifo'; mkfifo '$TMP/rec.fifo'
+valgrind --tool=memrec -q --memrec-out-file='$TMP/rec.fifo' '$BUILD/samples/stencil' 40 10 >/dev/null & rec=\$!
+'$BIN/trace-leap' -q '$TMP/rec.fifo' >/dev/null; rc=\$?
+wait \$rec && [ \$rc -eq 0 ]
+EOF
+  t_none=() t_rec=() t_leap=() w_none=() t_pipe=() w_pipe=()
   for ((r = 0; r < RUNS; r++)); do
     measure res valgrind --tool=none -q "$BUILD/samples/stencil" 40 10
-    t_none+=("${res%% *}")
+    read -r c w p <<<"$res"
+    t_none+=("$c"); w_none+=("$w")
+    measure res bash "$TMP/piped.sh"
+    read -r c w p <<<"$res"
+    t_pipe+=("$c"); w_pipe+=("$w")
     measure res valgrind --tool=memrec -q --memrec-out-file="$TMP/dil.mr" "$BUILD/samples/stencil" 40 10
     t_rec+=("${res%% *}")
     measure res "$BIN/trace-leap" -q "$TMP/dil.mr"
@@ -103,6 +130,9 @@ if [ $have_valgrind = 1 ]; then
   dil_none=$(printf '%s\n' "${t_none[@]}" | median)
   dil_rec=$(printf '%s\n' "${t_rec[@]}" | median)
   dil_leap=$(printf '%s\n' "${t_leap[@]}" | median)
+  dil_wnone=$(printf '%s\n' "${w_none[@]}" | median)
+  dil_pipe=$(printf '%s\n' "${t_pipe[@]}" | median)
+  dil_wpipe=$(printf '%s\n' "${w_pipe[@]}" | median)
   echo
   speed "leap (stencil 40 10)" "$n" "$BIN/trace-leap" -q "$TMP/stencil.mr"
   speed "exact (stencil 40 10)" "$n" "$BIN/trace-deps" -q --no-strides "$TMP/stencil.mr"
@@ -116,8 +146,16 @@ for name in leap exact; do
   printf '%-6s speed, synth mixed  %6.1f M accesses/s (target >= 20)  ratio %.2f  %s\n' \
     $name "$r" "$(calc "$r / 20")" "$(verdict "$(calc "($r >= 20) ? 1 : 0")")"
 done
-printf 'exact with the stride profile, synth mixed: %.1f M accesses/s (every stride of every\n  instruction in a histogram: the random kernel'"'"'s millions of distinct strides)\n' \
-  "$(rate "exact+strides (synth)")"
+r=$(rate "exact+strides (synth)")
+printf 'exact with the stride profile, synth mixed: %.1f M accesses/s (target >= 20)  ratio %.2f  %s\n' \
+  "$r" "$(calc "$r / 20")" "$(verdict "$(calc "($r >= 20) ? 1 : 0")")"
+# The exact profiler's memory: the shadow grows with the bytes written, the
+# stride tables with the instructions (bounded per instruction), so per
+# 100 M accesses it is at most the synthetic trace's peak scaled (an upper
+# bound: the memory it touches, 64 MiB of random table, does not grow).
+pk=$(peak "exact+strides (synth)")
+printf 'exact profiler memory, synth mixed with strides: %.1f MiB peak for %d accesses, %.0f MiB per 100 M (target <= 1024)  %s\n' \
+  "$pk" "$N" "$(calc "$pk * 100000000 / $N")" "$(verdict "$(calc "($pk * 100000000 / $N <= 1024) ? 1 : 0")")"
 printf 'connors/leap speed ratio (default window): %.2f\n' \
   "$(calc "$(rate "connors (synth mixed)") / $(rate "leap (synth mixed)")")"
 [ $have_valgrind = 1 ] || { echo "valgrind or the memrec tool missing: no recorded programs"; exit 0; }
@@ -131,6 +169,12 @@ strides() {
   "$BIN/trace-db" "$1" query leap_strides --param file="$2" --tsv |
     awk -F'\t' 'NR > 1 { print $3+0, $1+0 }'
 }
+# compress DB FILE-PATTERN: "compression captured%" of the streams of the
+# instructions of those files (leap_streams)
+compress() {
+  "$BIN/trace-db" "$1" query leap_compression --param file="$2" --tsv |
+    awk -F'\t' '$1 == "files" { print $6+0, $3+0 }'
+}
 echo
 echo "== accuracy and size on recorded programs (program code | whole trace)"
 printf '%-14s %-7s %7s %9s %9s %11s %9s %11s %9s %9s\n' program scope pairs "LEAP<=10%" \
@@ -143,6 +187,8 @@ for p in "${programs[@]}"; do
     round(100.0 * captured / accesses, 1), round(100.0 * insns_captured / instructions, 1) FROM leap_summary")
   for scope in program trace; do
     pat=%; [ $scope = program ] && pat=%$name.c
+    [ $scope = program ] && read -r comp capt < <(compress "$db" "$pat")
+    [ $scope = trace ] && read -r comp capt < <(compress "$db" %)
     read -r l c np < <(acc "$db" "$pat")
     read -r sp sn < <(strides "$db" "$pat")
     printf '%-14s %-7s %7d %8.1f%% %8.1f%% %10.2fx %9d %10.1f%% %8.0fx %8.1f%%\n' "$name" $scope "$np" "$l" "$c" \
@@ -154,7 +200,12 @@ done
 # A real program, apart from the averages (the pair set of the targets is
 # the three programs above): gzip -9 -c of 1 MB of the repository's C.
 if command -v gzip >/dev/null; then
-  cat tools/lib/*/*.c format/*.c | head -c 1000000 > "$TMP/in.txt"
+  # Not `cat | head -c`: head closes the pipe once it has 1 MB, cat dies
+  # of SIGPIPE and pipefail would end the bench there.
+  cat tools/lib/*/*.c format/*.c > "$TMP/all.txt"
+  head -c 1000000 "$TMP/all.txt" > "$TMP/in.txt"
+  [ "$(stat -c %s "$TMP/in.txt")" = 1000000 ] ||
+    { echo "leap bench: the sources give less than 1 MB for gzip" >&2; exit 1; }
   valgrind --tool=memrec -q --memrec-out-file="$TMP/gzip.mr" gzip -9 -c "$TMP/in.txt" >/dev/null
   gdb=$TMP/gzip.db
   "$BIN/trace-deps" -q --db "$gdb" "$TMP/gzip.mr" >/dev/null
@@ -180,8 +231,8 @@ lp=$(avg program 3) cp=$(avg program 4) lt=$(avg trace 3) ct=$(avg trace 4)
 printf '%-44s %9s%% %9.0f%% %9.0f%%\n' "LEAP's pairs over Connors' (Fig. 8)" +56 \
   "$(calc "$cp > 0 ? 100 * ($lp / $cp - 1) : 0")" "$(calc "$ct > 0 ? 100 * ($lt / $ct - 1) : 0")"
 printf '%-44s %9s%% %9s%% %9s%%\n' "strongly strided found (Fig. 9)" 88 "$(avg program 5)" "$(avg trace 5)"
-printf '%-44s %9sx %10s %9.0fx\n' "compression vs 16 B/access (Table 1)" 3539 - "$(avg trace 6)"
-printf '%-44s %9s%% %10s %9s%%\n' "accesses captured (Table 1)" 46.5 - "$(avg trace 7)"
+printf '%-44s %9sx %9.0fx %9.0fx\n' "compression vs 16 B/access (Table 1)" 3539 "$(avg program 6)" "$(avg trace 6)"
+printf '%-44s %9s%% %9s%% %9s%%\n' "accesses captured (Table 1)" 46.5 "$(avg program 7)" "$(avg trace 7)"
 printf '%-44s %9s%% %10s %9s%%\n' "instructions captured (Table 1)" 40.5 - "$(avg trace 8)"
 
 echo
@@ -193,12 +244,26 @@ printf 'LEAP ahead of Connors by more than 56%%: %+.0f%% (program code), %+.0f%%
   "$(ok "$cp > 0 && $lp / $cp > 1.56")"
 sp=$(avg program 5)
 printf 'strongly strided instructions found >= 95%%: %s%%  %s\n' "$sp" "$(ok "$sp >= 95")"
-sc=$(awk '$1 == "stencil" && $2 == "trace" { print $6 }' "$TMP/results")
-printf 'profile >= 1000x smaller than 16 B/access (stencil 40 10, %s accesses): %sx  %s\n' \
-  "$n" "$sc" "$(ok "$sc >= 1000")"
-printf 'recording + trace-leap on the stencil: %.2f + %.2f s CPU against valgrind --tool=none %.2f s: %.2fx (target <= 2; paper 11.5x native)  %s\n' \
-  "$dil_rec" "$dil_leap" "$dil_none" "$(calc "($dil_rec + $dil_leap) / $dil_none")" \
-  "$(ok "($dil_rec + $dil_leap) / $dil_none <= 2")"
+# Compression, every program: the program's own streams (as the paper
+# probed them) and the whole trace, whose profile for a short program is
+# mostly the dynamic linker's and libc's startup (some 200 KB whatever the
+# program: /bin/true's profile) -- see docs/trace-leap.md.
+for p in "${programs[@]}"; do
+  set -- $p
+  cp=$(awk -v n="$1" '$1 == n && $2 == "program" { print $6 }' "$TMP/results")
+  ct=$(awk -v n="$1" '$1 == n && $2 == "trace" { print $6 }' "$TMP/results")
+  printf 'profile >= 1000x smaller than 16 B/access, %-13s program code %9.0fx  %s   whole trace %7.0fx  %s\n' \
+    "$1:" "$cp" "$(ok "$cp >= 1000")" "$ct" "$(ok "$ct >= 1000")"
+done
+# Dilation: the recording and trace-leap one after the other (CPU seconds
+# added: the strict reading), and streamed through a FIFO (elapsed time:
+# what one waits for the profile, both processes at once on two cores;
+# meaningful only on an idle machine).
+printf 'recording + trace-leap on the stencil, one after the other: %.2f + %.2f s CPU (%.2fx + %.2fx) against valgrind --tool=none %.2f s: %.2fx (target <= 2; paper 11.5x native)  %s\n' \
+  "$dil_rec" "$dil_leap" "$(calc "$dil_rec / $dil_none")" "$(calc "$dil_leap / $dil_none")" "$dil_none" \
+  "$(calc "($dil_rec + $dil_leap) / $dil_none")" "$(ok "($dil_rec + $dil_leap) / $dil_none <= 2")"
+printf 'recording into trace-leap through a FIFO: %.2f s elapsed (%.2f s CPU) against valgrind --tool=none %.2f s elapsed: %.2fx (target <= 2)  %s\n' \
+  "$dil_wpipe" "$dil_pipe" "$dil_wnone" "$(calc "$dil_wpipe / $dil_wnone")" "$(ok "$dil_wpipe / $dil_wnone <= 2")"
 printf 'exact profiler memory on the stencil: %s MiB peak for %s accesses (target <= 1024 MiB per 100 M)\n' \
-  "$(awk '$1 == "exact" { p = $2 } END { print p }' "$TMP/peaks")" "$n"
+  "$(peak "exact+strides (stencil)")" "$n"
 exit 0

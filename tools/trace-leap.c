@@ -27,7 +27,7 @@ static const opt_def options[] = {
     { "db", 0, OPT_STRING, &db_path, "FILE",
       "also store the profile in profile database FILE\n"
       "(leap_lmads, leap_lmad_levels, leap_overflow,\n"
-      "leap_summary, and the\n"
+      "leap_streams, leap_summary, and the\n"
       "'leap' rows of dependences and strides)", 0, 0, NULL },
     { "max-lmads", 0, OPT_U32, &max_lmads, "N",
       "LMADs kept per (instruction, group) (default 30)", 1, 1000000, NULL },
@@ -75,7 +75,7 @@ static const cmd_spec spec = {
  * so are those of leap_lmad_levels (leap_store adds that table to a
  * database made before it existed). */
 static const char *const LEAP_TABLES[] = { "leap_lmads", "leap_overflow",
-                                           "leap_summary", NULL };
+                                           "leap_streams", "leap_summary", NULL };
 
 /* Statics, so that exits through cli_fail() leave them reachable. */
 static mr_reader *reader;

@@ -59,6 +59,22 @@ CREATE TABLE IF NOT EXISTS leap_overflow (
     PRIMARY KEY (run, instruction, group_serial)
 );
 
+-- One row per (instruction, group) stream: what it holds and what it costs
+-- of the profile, so that the size can be told per source file (the
+-- dynamic linker's and libc's startup alone is some 200 KB, see
+-- docs/trace-leap.md). Sums to leap_summary's figures.
+CREATE TABLE IF NOT EXISTS leap_streams (
+    run           INTEGER NOT NULL REFERENCES runs(id),          -- the run
+    instruction   INTEGER NOT NULL REFERENCES instructions(id),  -- the instruction
+    group_serial  INTEGER NOT NULL,  -- the group (as in leap_lmads)
+    group_name    TEXT NOT NULL,     -- its name
+    accesses      INTEGER NOT NULL,  -- points of the stream
+    captured      INTEGER NOT NULL,  -- those its LMADs hold (the rest: leap_overflow)
+    lmads         INTEGER NOT NULL,  -- its LMADs
+    profile_bytes INTEGER NOT NULL,  -- its part of leap_summary.profile_bytes
+    PRIMARY KEY (run, instruction, group_serial)
+);
+
 -- One row per LEAP run: the paper's Table 1 and the profile's size.
 CREATE TABLE IF NOT EXISTS leap_summary (
     run             INTEGER PRIMARY KEY REFERENCES runs(id),  -- the run

@@ -86,6 +86,14 @@ check_eq "the program's pairs: LEAP within 10% for all, Connors not" "leap 100.0
   "$BIN/trace-db" "$db" query leap_accuracy --param file=%deps_known.c --tsv |
   awk -F'\t' 'NR > 1 { printf "%s%s %s", sep, $1, $4; sep = "|" }')"
 check "Table 1 query" grep -q deps_known <("$BIN/trace-db" "$db" query leap_table1)
+# leap_streams splits the profile by stream: its sums are leap_summary's,
+# and the program's own streams are a small part of the bytes (the rest is
+# the dynamic linker's and libc's startup).
+check_eq "leap_streams sums to leap_summary" "$(q "SELECT accesses, captured, profile_bytes
+  FROM leap_summary")" "$(q "SELECT sum(accesses), sum(captured), sum(profile_bytes) FROM leap_streams")"
+check_eq "leap_compression: the program's streams compress over 1000x, the whole trace less" "1 1" "$(
+  "$BIN/trace-db" "$db" query leap_compression --param file=%deps_known.c --tsv |
+    awk -F'\t' '$1 == "files" { f = $6 } $1 == "trace" { t = $6 } END { print (f > 1000), (t < f) }')"
 
 # ---- strides ---------------------------------------------------------------
 sdb=$TMP/strides.db

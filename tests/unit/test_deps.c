@@ -261,11 +261,66 @@ static void many_strides(void **state)
     assert_int_equal(x->hits, best);
     assert_int_equal(x->stride, best_stride);
     assert_int_equal(x->stride, -40);           /* the smaller of the tie */
+    assert_true(x->error > 0);                  /* past the table's bound */
+    assert_true(x->error <= (N - 1) / (STRIDE_KEPT + 1));
     x = info_of(s, n, 1);
     assert_int_equal(x->hits, 2500);            /* INT64_MAX - 1 up */
     assert_int_equal(x->stride, INT64_MAX - 1);
+    assert_int_equal(x->error, 0);
     free(s);
     free(steps);
+    stride_free(p);
+}
+
+/* The bounded histogram. Instruction 0 has 2 x STRIDE_KEPT distinct
+ * strides, the most the table holds exactly: stride 8 * k is taken k + 1
+ * times, in a scrambled order, and the answer (stride 8 * 511, 512 steps)
+ * is exact. Instruction 1 first makes 100000 steps of 400 strides in
+ * turn (250 steps each: the first reduction takes 250 from every count),
+ * then takes a stride of 24 every sixth step among more
+ * distinct ones for 40000 steps (five strides between: it falls out of the
+ * tallies at hand each time): 24 enters late, after reductions, is found, and its
+ * count is within the error bound, itself below steps / (STRIDE_KEPT + 1). */
+static void bounded_strides(void **state)
+{
+    (void)state;
+    enum { DISTINCT = 2 * STRIDE_KEPT };
+    stride_prof *p = stride_new();
+    uint64_t off = 1ULL << 40;
+    assert_int_equal(stride_access(p, 0, 0, 0, off), 0);
+    uint64_t total = 0;
+    for (uint64_t round = 0; round < DISTINCT; round++)     /* k + 1 times k */
+        for (uint64_t j = 0; j < DISTINCT; j++) {
+            uint64_t k = (j * 307 + round) % DISTINCT;      /* scrambled */
+            if (round > k)
+                continue;
+            off += 8 * k;
+            total++;
+            assert_int_equal(stride_access(p, 0, 0, 0, off), 0);
+        }
+    uint64_t r = 7, off1 = 1ULL << 40;
+    for (uint64_t i = 0; i < 140000; i++) {        /* then mostly distinct */
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        int64_t d = 4096 + (i < 100000 ? 8 * (int64_t)(i % 400)
+                                       : (int64_t)(r >> 40));
+        if (i >= 100000 && i % 6 == 0)         /* 6667 times, never at hand */
+            d = 24;
+        off1 += (uint64_t)d;
+        assert_int_equal(stride_access(p, 1, 0, 0, off1), 0);
+    }
+    stride_info *s;
+    uint32_t n;
+    assert_int_equal(stride_results(p, &s, &n), 0);
+    const stride_info *x = info_of(s, n, 0);
+    assert_int_equal(x->steps, total);
+    assert_int_equal(x->stride, 8 * (DISTINCT - 1));
+    assert_int_equal(x->hits, DISTINCT);
+    assert_int_equal(x->error, 0);
+    x = info_of(s, n, 1);
+    assert_int_equal(x->stride, 24);
+    assert_true(x->error > 0 && x->error <= 139999 / (STRIDE_KEPT + 1));
+    assert_true(x->hits <= 6667 && x->hits + x->error >= 6667);
+    free(s);
     stride_free(p);
 }
 
@@ -279,6 +334,7 @@ int main(void)
         cmocka_unit_test(shadow_pages),
         cmocka_unit_test(exact_strides),
         cmocka_unit_test(many_strides),
+        cmocka_unit_test(bounded_strides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

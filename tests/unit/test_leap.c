@@ -2,7 +2,8 @@
  * test_leap.c: LEAP from hand-made access streams: the closed-form last
  * writer of a store LMAD, dependence frequencies from LMADs (a load fed by
  * two stores 10% / 90% of the time, with and without the cap cutting the
- * sample, a read after a read, a store the load's object never sees),
+ * sample, a read after a read, a store the load's object never sees,
+ * stores of every width class of the solver),
  * strides (constant, changing halfway and at three quarters, a pointer
  * chase), and the Table 1 summary.
  */
@@ -153,6 +154,38 @@ static void ten_ninety(void **state)
     uint64_t a100 = find_dep(&m, STORE_A, LOAD)->conflicts;
     assert_int_equal(a100 + find_dep(&m, STORE_B, LOAD)->conflicts, 100);
     assert_true(a100 >= 3 && a100 <= 20);
+    leap_mdf_free(&m);
+    leap_free(l);
+}
+
+/* Store boxes of the three width classes of the solver (one slot; 128
+ * bytes; 4800 bytes, a class of its own), the two narrow ones starting
+ * before the load's first byte: each load point finds its last writer
+ * whatever the class (a search from the load's first byte alone would miss
+ * the 128-byte store). */
+static void width_classes(void **state)
+{
+    (void)state;
+    leap *l = leap_new(0);
+    for (uint64_t i = 0; i < 600; i++)          /* wide: 0 .. 4799 */
+        assert_int_equal(leap_access(l, 2, MR_STORE, 8, 1, 0, 8 * i), 0);
+    for (uint64_t i = 0; i < 16; i++)           /* 128 bytes: 0 .. 127 */
+        assert_int_equal(leap_access(l, 1, MR_STORE, 8, 1, 0, 8 * i), 0);
+    assert_int_equal(leap_access(l, 0, MR_STORE, 8, 1, 0, 200), 0);
+    for (uint64_t i = 8; i <= 30; i++)          /* loads 64 .. 247 */
+        assert_int_equal(leap_access(l, 3, MR_LOAD, 8, 1, 0, 8 * i), 0);
+    leap_finish(l);
+    leap_mdf m;
+    assert_int_equal(leap_mdf_compute(l, 0, &m), 0);
+    assert_int_equal(m.sampled[3], 23);
+    const leap_dep *d1 = find_dep(&m, 1, 3), *d0 = find_dep(&m, 0, 3),
+                   *d2 = find_dep(&m, 2, 3);
+    assert_non_null(d1);
+    assert_non_null(d0);
+    assert_non_null(d2);
+    assert_int_equal(d1->conflicts, 8);     /* 64 .. 120 */
+    assert_int_equal(d0->conflicts, 1);     /* 200 */
+    assert_int_equal(d2->conflicts, 14);    /* the rest */
     leap_mdf_free(&m);
     leap_free(l);
 }
@@ -527,6 +560,7 @@ int main(void)
         cmocka_unit_test(last_write),
         cmocka_unit_test(ten_ninety),
         cmocka_unit_test(cap_cuts_sample),
+        cmocka_unit_test(width_classes),
         cmocka_unit_test(no_dependence),
         cmocka_unit_test(modify_passes),
         cmocka_unit_test(strides),

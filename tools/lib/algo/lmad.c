@@ -155,14 +155,12 @@ void lmad_finish(lmad_stream *s)
     fold_tail(s);
 }
 
-int lmad_add(lmad_stream *s, const int64_t *point)
+/* lmad_add when the point does not continue the last LMAD: a new one, or
+ * the summary. Apart, so that the common case saves few registers. */
+static __attribute__((noinline)) int add_new(lmad_stream *s, const int64_t *point)
 {
     if (s->over.count) {                /* past the cap: summary only */
         summarise(&s->over, s->ndims, point);
-        return 0;
-    }
-    if (s->n && extends(&s->lmads[s->n - 1], s->ndims, point)) {
-        s->lmads[s->n - 1].count++;
         return 0;
     }
     fold_tail(s);
@@ -170,7 +168,11 @@ int lmad_add(lmad_stream *s, const int64_t *point)
         summarise(&s->over, s->ndims, point);
         return 0;
     }
-    if (ARRAY_FIT(s->lmads, s->cap, s->n + 1) < 0) {
+    /* Most streams keep one or two LMADs (200 bytes each): ARRAY_FIT's
+     * first 16 were 3 KiB zeroed per stream, a sixth of trace-leap's
+     * instructions on ld.so's thousands of streams. */
+    if (s->n + 1 > s->cap &&
+        array_grow(&s->lmads, &s->cap, s->n + 1, sizeof *s->lmads, 2) < 0) {
         summarise(&s->over, s->ndims, point);
         return -1;
     }
@@ -183,9 +185,38 @@ int lmad_add(lmad_stream *s, const int64_t *point)
     return 0;
 }
 
+int lmad_add(lmad_stream *s, const int64_t *point)
+{
+    if (!s->over.count && s->n && extends(&s->lmads[s->n - 1], s->ndims, point)) {
+        s->lmads[s->n - 1].count++;
+        return 0;
+    }
+    return add_new(s, point);
+}
+
+/* 1 when the run point + k * step continues l exactly: l unfolded, of two
+ * points or more, with the run's stride, and point its next one. */
+static int run_continues(const lmad *l, uint32_t ndims, const int64_t *point,
+                         const int64_t *step)
+{
+    if (l->nouter || l->count < 2)
+        return 0;
+    for (uint32_t d = 0; d < ndims; d++)
+        if (l->stride[d] != step[d] || lmad_at(l, d, l->count) != point[d])
+            return 0;
+    return 1;
+}
+
 int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
                  uint64_t n)
 {
+    /* The common case first (a loop's run after its first iterations came
+     * one by one): the whole run extends the last LMAD. */
+    if (n && !s->over.count && s->n &&
+        run_continues(&s->lmads[s->n - 1], s->ndims, point, step)) {
+        s->lmads[s->n - 1].count += n;
+        return 0;
+    }
     int64_t q[LMAD_MAX_DIMS];
     for (uint64_t k = 0; k < n; k++) {
         for (uint32_t d = 0; d < s->ndims; d++)

@@ -19,6 +19,16 @@ typedef struct load_state {
     uint64_t run;               /* conflicts in the run not yet in the map */
 } load_state;
 
+/* An access of the exact method waiting for its shadow (see deps_access). */
+typedef struct pending {
+    uint64_t addr;
+    uint32_t insn, size;
+    uint8_t kind;
+} pending;
+
+/* Accesses between the prefetch of an access's shadow and its use: a
+ * random access's shadow is a cache miss, and this many overlap. */
+#define DEPS_AHEAD 16
 
 struct deps {
     deps_method method;
@@ -26,6 +36,9 @@ struct deps {
     size_t cap_loads;
     u64map pairs;               /* (store << 32 | load) -> conflicts */
     shadow mem;                 /* exact: last writer + 1 per byte */
+    pending ahead[DEPS_AHEAD];  /* exact: accesses prefetched, not yet
+                                 * done (a ring, in trace order) */
+    uint32_t ahead_first, ahead_n;
     /* Connors: a ring of the last stores, one array per field so that the
      * search reads addresses and sizes only. */
     uint64_t *waddr;
@@ -102,26 +115,68 @@ static uint32_t window_writer(const deps *d, uint64_t addr)
     return i < 0 ? 0 : d->winsn[i] + 1;
 }
 
+/* The load part of an access: its last writer into its run. */
+static int load_writer(deps *d, uint32_t insn, uint32_t w)
+{
+    load_state *ls = &d->loads[insn];
+    if (w != ls->writer) {
+        if (flush_run(d, insn, ls) < 0)
+            return -1;
+        ls->writer = w;
+    }
+    ls->run += w != 0;
+    return 0;
+}
+
+/* An exact access, its shadow prefetched DEPS_AHEAD accesses ago. */
+static int exact_access(deps *d, const pending *a)
+{
+    if ((a->kind & MR_LOAD) && load_writer(d, a->insn, shadow_get(&d->mem, a->addr)) < 0)
+        return -1;
+    if (a->kind & MR_STORE)
+        return shadow_set(&d->mem, a->addr, a->size ? a->size : 1, a->insn + 1);
+    return 0;
+}
+
+/* Does the exact accesses still waiting, in order. */
+static int drain(deps *d)
+{
+    for (; d->ahead_n; d->ahead_n--) {
+        const pending *a = &d->ahead[d->ahead_first];
+        d->ahead_first = (d->ahead_first + 1) % DEPS_AHEAD;
+        if (exact_access(d, a) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int deps_access(deps *d, uint32_t insn, uint8_t kind, uint32_t size,
                 uint64_t addr)
 {
     if (kind & MR_LOAD) {
         if (ARRAY_FIT(d->loads, d->cap_loads, (size_t)insn + 1) < 0)
             return -1;
-        load_state *ls = &d->loads[insn];
-        ls->executions++;
-        uint32_t w = d->method == DEPS_EXACT ? shadow_get(&d->mem, addr)
-                                             : window_writer(d, addr);
-        if (w != ls->writer) {
-            if (flush_run(d, insn, ls) < 0)
-                return -1;
-            ls->writer = w;
-        }
-        ls->run += w != 0;
+        d->loads[insn].executions++;
     }
+    if (d->method == DEPS_EXACT) {
+        /* Software pipelining: the shadow of this access is prefetched
+         * now and used DEPS_AHEAD accesses later, in trace order, so the
+         * result is that of doing each access at once. */
+        shadow_prefetch(&d->mem, addr);
+        if (d->ahead_n == DEPS_AHEAD) {
+            const pending *a = &d->ahead[d->ahead_first];
+            if (exact_access(d, a) < 0)
+                return -1;
+            d->ahead_first = (d->ahead_first + 1) % DEPS_AHEAD;
+            d->ahead_n--;
+        }
+        d->ahead[(d->ahead_first + d->ahead_n++) % DEPS_AHEAD] =
+            (pending){ addr, insn, size, kind };
+        return 0;
+    }
+    if ((kind & MR_LOAD) && load_writer(d, insn, window_writer(d, addr)) < 0)
+        return -1;
     if (kind & MR_STORE) {
-        if (d->method == DEPS_EXACT)
-            return shadow_set(&d->mem, addr, size ? size : 1, insn + 1);
         d->waddr[d->wnext] = addr;
         d->wlen[d->wnext] = size ? size : 1;
         d->winsn[d->wnext] = insn;
@@ -147,6 +202,8 @@ static int by_load_store(const void *a, const void *b)
 
 int deps_pairs(deps *d, deps_pair **out, uint32_t *n)
 {
+    if (drain(d) < 0)
+        return -1;
     for (size_t i = 0; i < d->cap_loads; i++)
         if (flush_run(d, (uint32_t)i, &d->loads[i]) < 0)
             return -1;

@@ -39,7 +39,9 @@ deps *deps_new(deps_method method, uint32_t window);
 void deps_free(deps *d);
 
 /* One access in trace order: instruction insn (dense numbers from 0).
- * 0, or -1 when out of memory. */
+ * The exact method does it a few accesses later (its shadow prefetched
+ * meanwhile); deps_pairs does the last ones. 0, or -1 when out of memory
+ * (of this access or of one done now). */
 int deps_access(deps *d, uint32_t insn, uint8_t kind, uint32_t size,
                 uint64_t addr);
 

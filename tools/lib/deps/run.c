@@ -125,8 +125,12 @@ int deps_run_print(deps_run *d, FILE *out)
 {
     char a[SYM_BUF + 64], b[SYM_BUF + 64];
     const insn_table *insns = insns_of(d);
-    fprintf(out, "summary\taccesses %" PRIu64 "\tmethod %s\tmemory_bytes %" PRIu64 "\n",
-            d->accesses, deps_run_method(d), deps_memory(d->profiler));
+    uint32_t inexact = 0;       /* histograms past the bound (stride.h) */
+    for (uint32_t i = 0; i < d->nstrides; i++)
+        inexact += d->stride_results[i].error != 0;
+    fprintf(out, "summary\taccesses %" PRIu64 "\tmethod %s\tmemory_bytes %" PRIu64
+                 "\tstrides_bounded %" PRIu32 "\n",
+            d->accesses, deps_run_method(d), deps_memory(d->profiler), inexact);
     for (uint32_t i = 0; i < d->npairs; i++) {
         const deps_pair *p = &d->pairs[i];
         uint64_t execs = deps_load_executions(d->profiler, p->load);

@@ -118,6 +118,22 @@ static uint32_t *page_of(shadow *s, uint64_t pn, int create)
     return *slot;
 }
 
+void shadow_prefetch(const shadow *s, uint64_t addr)
+{
+    uint64_t pn = addr >> SHADOW_PAGE_BITS;
+    const uint32_t *p = NULL;
+    if (s->last_pn == pn + 1) {
+        p = s->last_page;
+    } else if (pn < LOW_PAGES && s->l1) {   /* the tree, made nothing, moved
+                                             * no cache: a read of it */
+        void **l2 = s->l1[pn >> (SHADOW_L2_BITS + SHADOW_L3_BITS)];
+        uint32_t **l3 = l2 ? l2[(pn >> SHADOW_L3_BITS) & (L2_SIZE - 1)] : NULL;
+        p = l3 ? l3[pn & (L3_SIZE - 1)] : NULL;
+    }
+    if (p)
+        __builtin_prefetch(&p[addr & (SHADOW_PAGE - 1)]);
+}
+
 uint32_t shadow_get(shadow *s, uint64_t addr)
 {
     uint32_t *p = page_of(s, addr >> SHADOW_PAGE_BITS, 0);

@@ -41,6 +41,11 @@ void shadow_free(shadow *s);
 /* The value of byte addr (0 when never set). */
 uint32_t shadow_get(shadow *s, uint64_t addr);
 
+/* Asks the cache for byte addr's value, to be read or set a little later
+ * (a random access's shadow is a cache miss: issued early, several
+ * overlap). Makes nothing; a hint only. */
+void shadow_prefetch(const shadow *s, uint64_t addr);
+
 /* Sets bytes [addr, addr + size) to v. 0, or -1 when out of memory. */
 int shadow_set(shadow *s, uint64_t addr, uint32_t size, uint32_t v);
 

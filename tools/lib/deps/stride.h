@@ -15,6 +15,10 @@
 
 #define STRIDE_SHARE 0.70
 #define STRIDE_MIN 10
+/* An instruction's histogram is exact up to 2 x STRIDE_KEPT distinct
+ * strides; past that it is a bounded Misra-Gries summary keeping at least
+ * the STRIDE_KEPT largest (see stride.c and docs/trace-deps.md). */
+#define STRIDE_KEPT 256
 
 /* The stride profile of one instruction. */
 typedef struct stride_info {
@@ -22,7 +26,11 @@ typedef struct stride_info {
     int64_t stride;         /* the most frequent within-object stride (the
                              * smallest on a tie), 0 when none */
     uint64_t steps;         /* accesses - 1 */
-    uint64_t hits;          /* steps with that stride */
+    uint64_t hits;          /* steps with that stride: exact, or at most
+                             * `error` fewer than the truth */
+    uint64_t error;         /* 0: the histogram was exact; else the most
+                             * steps any count may miss, <= steps /
+                             * (STRIDE_KEPT + 1) */
     double share;           /* hits / steps */
     int strongly;
 } stride_info;

@@ -100,16 +100,10 @@ static uint32_t stream_of(leap *l, leap_insn *in, uint32_t insn, uint32_t group)
     return in->last = s;
 }
 
-int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
-                uint32_t group, uint64_t object, uint64_t offset)
+/* The point into stream s of instruction in. */
+static int add_point(leap *l, leap_insn *in, uint32_t s, uint64_t object,
+                     uint64_t offset, uint64_t now)
 {
-    uint64_t now = l->time++;
-    leap_insn *in = insn_of(l, insn, kind, size);
-    uint32_t s = in ? stream_of(l, in, insn, group) : LEAP_NONE;
-    if (s == LEAP_NONE) {
-        l->failed = 1;
-        return -1;
-    }
     in->executions++;
     int64_t p[LEAP_DIMS] = { (int64_t)object, (int64_t)offset, (int64_t)now };
     if (lmad_add(&l->streams[s].lmads, p) < 0) {
@@ -117,6 +111,36 @@ int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
         return -1;
     }
     return 0;
+}
+
+/* leap_access of an instruction not seen yet or in another group than
+ * the last time: the lookups. */
+static __attribute__((noinline)) int access_slow(leap *l, uint32_t insn, uint8_t kind,
+                                                 uint32_t size, uint32_t group,
+                                                 uint64_t object, uint64_t offset,
+                                                 uint64_t now)
+{
+    leap_insn *in = insn_of(l, insn, kind, size);
+    uint32_t s = in ? stream_of(l, in, insn, group) : LEAP_NONE;
+    if (s == LEAP_NONE) {
+        l->failed = 1;
+        return -1;
+    }
+    return add_point(l, in, s, object, offset, now);
+}
+
+int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
+                uint32_t group, uint64_t object, uint64_t offset)
+{
+    uint64_t now = l->time++;
+    /* Most accesses are of a known instruction in the group it used last:
+     * that stream without the lookups (a tenth of trace-leap's
+     * instructions on the stencil went to their calls). */
+    leap_insn *in = insn < l->ninsns ? &l->insns[insn] : NULL;
+    if (in && in->executions && in->last != LEAP_NONE &&
+        l->streams[in->last].group == group)
+        return add_point(l, in, in->last, object, offset, now);
+    return access_slow(l, insn, kind, size, group, object, offset, now);
 }
 
 /* Whether the points of the instruction's occurrences (from first) are one
@@ -285,7 +309,7 @@ static uint64_t varint_bytes(int64_t v)
     return n;
 }
 
-static uint64_t stream_bytes(const leap_stream *st)
+uint64_t leap_stream_bytes(const leap_stream *st)
 {
     const lmad_stream *ls = &st->lmads;
     uint64_t b = varint_bytes(st->insn) + varint_bytes(st->group) +
@@ -332,6 +356,6 @@ void leap_summarise(const leap *l, leap_summary *s)
         s->captured += lmad_captured(ls);
         s->lmads += ls->n;
         s->overflowed += ls->over.count != 0;
-        s->profile_bytes += stream_bytes(&l->streams[i]);
+        s->profile_bytes += leap_stream_bytes(&l->streams[i]);
     }
 }

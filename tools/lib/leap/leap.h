@@ -117,4 +117,7 @@ typedef struct leap_summary {
  * varint (as memrec's trace format writes integers). */
 void leap_summarise(const leap *l, leap_summary *s);
 
+/* One stream's part of the profile size (leap_summarise's measure). */
+uint64_t leap_stream_bytes(const leap_stream *st);
+
 #endif /* MEMREC_LEAP_H */

@@ -70,24 +70,37 @@ void leap_feed_free(leap_feed *f)
 
 uint64_t leap_feed_batched(const leap_feed *f) { return f->batched; }
 
-/* The offset of addr in obj. A thread's stack window moves down as the
- * stack deepens (objects/objmap.h), so offsets from its low end would name
- * one location differently over time, and the dependence solver would match
- * unrelated writes: a stack's offsets are taken from where its window first
- * began, fixed for the run (negative below it). -1 when out of memory. */
-static int offset_in(leap_feed *f, const obj_object *obj, uint64_t addr,
-                     uint64_t *offset)
+/* The offset of addr in obj, a stack's from where its window first began
+ * (see offset_in), when that is not known yet. -1 when out of memory. */
+static int stack_offset_slow(leap_feed *f, const obj_object *obj, uint64_t addr,
+                             uint64_t *offset)
 {
-    if (obj->group->kind != OBJ_STACK) {
-        *offset = addr - obj->addr;
-        return 0;
-    }
     if (ARRAY_FIT(f->anchor, f->cap_anchor, obj->serial + 1) < 0)
         return -1;
     if (!f->anchor[obj->serial])
         f->anchor[obj->serial] = obj->addr + 1;
     *offset = addr - (f->anchor[obj->serial] - 1);
     return 0;
+}
+
+/* The offset of addr in obj. A thread's stack window moves down as the
+ * stack deepens (objects/objmap.h), so offsets from its low end would name
+ * one location differently over time, and the dependence solver would match
+ * unrelated writes: a stack's offsets are taken from where its window first
+ * began, fixed for the run (negative below it). -1 when out of memory.
+ * Inline: it runs for every access the reader leaves unbatched. */
+static inline int offset_in(leap_feed *f, const obj_object *obj, uint64_t addr,
+                            uint64_t *offset)
+{
+    if (obj->group->kind != OBJ_STACK) {
+        *offset = addr - obj->addr;
+        return 0;
+    }
+    if (obj->serial < f->cap_anchor && f->anchor[obj->serial]) {
+        *offset = addr - (f->anchor[obj->serial] - 1);
+        return 0;
+    }
+    return stack_offset_slow(f, obj, addr, offset);
 }
 
 static int one_access(leap_feed *f, uint32_t slot, uint32_t tid, uint8_t kind,

@@ -160,8 +160,11 @@ int64_t leap_last_write(const lmad *s, uint32_t size, int64_t object,
  * box, which most points of the load fall outside of. */
 typedef struct candidate {
     int64_t omin, omax, fmin, fmax, t0;
+    int64_t tlast;              /* time of its last point: a store whose
+                                 * writes all precede the best writer found
+                                 * so far is not solved */
     uint32_t insn;
-    shape sh;
+    uint32_t shape;             /* its shape: solver.shapes[shape] */
 } candidate;
 
 /* The bounding box of an LMAD, per dimension. */
@@ -170,22 +173,33 @@ static void lmad_range(const lmad *m, uint32_t d, int64_t *min, int64_t *max)
     lmad_extent(m, d, m->nouter + 1, min, max);
 }
 
-/* Whether the summary of a store stream (size bytes) may cover bytes that
- * load stream l reads. */
-static int summary_may_feed(const lmad_summary *o, uint32_t size,
-                            const lmad_stream *l)
+/* The object and offset ranges of a load LMAD (or of a whole stream). */
+typedef struct range_box {
+    int64_t omin, omax, fmin, fmax;
+} range_box;
+
+static int summary_meets(const lmad_summary *o, uint32_t size, const range_box *b)
 {
-    for (uint32_t i = 0; i < l->n; i++) {
-        int64_t omin, omax, fmin, fmax;
-        lmad_range(&l->lmads[i], LEAP_OBJECT, &omin, &omax);
-        lmad_range(&l->lmads[i], LEAP_OFFSET, &fmin, &fmax);
-        if (o->max[LEAP_OBJECT] >= omin && o->min[LEAP_OBJECT] <= omax &&
-            o->max[LEAP_OFFSET] + (int64_t)size - 1 >= fmin &&
-            o->min[LEAP_OFFSET] <= fmax)
+    return o->max[LEAP_OBJECT] >= b->omin && o->min[LEAP_OBJECT] <= b->omax &&
+           o->max[LEAP_OFFSET] + (int64_t)size - 1 >= b->fmin &&
+           o->min[LEAP_OFFSET] <= b->fmax;
+}
+
+/* Whether the summary of a store stream (size bytes) may cover bytes that
+ * a load stream reads: its LMADs' boxes (n of them) and all, whole, the
+ * box around them, tried first (a load stream meets most summaries of its
+ * group not at all). */
+static int summary_may_feed(const lmad_summary *o, uint32_t size,
+                            const range_box *boxes, uint32_t n, const range_box *all)
+{
+    if (!summary_meets(o, size, all))
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (summary_meets(o, size, &boxes[i]))
             return 1;
-    }
     return 0;
 }
+
 
 /* A store LMAD of the group with its bounding box, made once per group
  * so that finding a load LMAD's candidates is a scan of boxes. */
@@ -194,7 +208,34 @@ typedef struct store_box {
     uint32_t insn, size;
     int64_t omin, omax;         /* objects */
     int64_t fmin, fmax;         /* bytes written: offsets to last + size - 1 */
+    int64_t tlast;              /* time of its last point */
+    int32_t shape;              /* its shape in solver.shapes, made when it
+                                 * is first a candidate; -1 before */
 } store_box;
+
+/* Width classes of store boxes (bytes from the first written to the last):
+ * a box narrower than class_limit[k] (and not of an earlier class) is in
+ * class k. The boxes of a class are sorted by their first byte, so those
+ * that may cover a byte start within [byte - the class's widest, byte]:
+ * a binary search, then a short scan. A stack's many one-slot stores are
+ * thus not scanned past for a box 4 KiB wide; boxes of no class (4 KiB or
+ * more: whole arrays) are tried one by one. */
+#define NCLASSES 2
+static const int64_t class_limit[NCLASSES] = { 64, 4096 };
+
+/* A class's part of an array: [begin, end), and the widest box in it. */
+typedef struct span {
+    uint32_t begin, end;
+    int64_t widest;
+} span;
+
+static uint32_t width_class(int64_t fmin, int64_t fmax)
+{
+    uint32_t k = 0;
+    while (k < NCLASSES && (uint64_t)(fmax - fmin) >= (uint64_t)class_limit[k])
+        k++;
+    return k;
+}
 
 /* Working state of one computation. */
 typedef struct solver {
@@ -202,21 +243,28 @@ typedef struct solver {
     leap_mdf *out;
     uint64_t budget;            /* load points solved per stream (0: all) */
     u64map pairs;               /* (store << 32 | load) -> conflicts */
-    store_box *boxes;           /* the group's store LMADs: the narrow ones
-                                 * (nnarrow, by fmin), then the wide ones */
+    store_box *boxes;           /* the group's store LMADs: by width class,
+                                 * then by fmin (see box_class) */
     size_t cap_boxes;
-    uint32_t nboxes, nnarrow;
-    int64_t widest;             /* fmax - fmin of the widest narrow box */
+    uint32_t nboxes;
+    span box_class[NCLASSES];   /* the boxes of each class; after the last,
+                                 * the wide ones */
+    shape *shapes;              /* the group's candidate boxes' shapes, each
+                                 * made once per group, not per load stream */
+    size_t cap_shapes;
+    uint32_t nshapes;
     candidate *cand;
     size_t cap_cand;
     uint32_t ncand;
-    uint32_t ncand_narrow;      /* the first ones, from narrow boxes: by fmin */
-    int64_t cand_widest;        /* fmax - fmin of the widest of those */
+    span cand_class[NCLASSES];  /* the candidates of each class, by fmin;
+                                 * after the last, the wide ones */
     const lmad_stream **over;   /* store streams with a summary that may
                                  * cover the current load stream */
     uint32_t *over_size;        /* their access sizes */
     size_t cap_over, cap_over_size;
     uint32_t nover;
+    range_box *ld_boxes;        /* the current load stream's LMADs' boxes */
+    size_t cap_ld_boxes;
     int guessing;               /* the second pass: guessed loads only */
     uint8_t *guess;             /* per instruction: a load to guess */
 } solver;
@@ -231,18 +279,20 @@ static int count_conflict(solver *s, uint32_t store, uint32_t load)
     return 0;
 }
 
-#define NARROW_BOX 4096        /* bytes a narrow store box spans at most */
-
-static int by_fmin(const void *a, const void *b)
+/* Boxes by width class, then by first byte. */
+static int by_class_fmin(const void *a, const void *b)
 {
-    int64_t x = ((const store_box *)a)->fmin, y = ((const store_box *)b)->fmin;
-    return x < y ? -1 : x > y;
+    const store_box *x = a, *y = b;
+    uint32_t cx = width_class(x->fmin, x->fmax), cy = width_class(y->fmin, y->fmax);
+    if (cx != cy)
+        return cx < cy ? -1 : 1;
+    return x->fmin < y->fmin ? -1 : x->fmin > y->fmin;
 }
 
 /* The boxes of the group's store LMADs. */
 static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
 {
-    s->nboxes = 0;
+    s->nboxes = s->nshapes = 0;
     for (uint32_t i = 0; i < nstores; i++) {
         const leap_stream *st = leap_stream_get(s->l, stores[i]);
         uint32_t size = leap_insn_get(s->l, st->insn)->size;
@@ -256,23 +306,60 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
             lmad_range(b->m, LEAP_OBJECT, &b->omin, &b->omax);
             lmad_range(b->m, LEAP_OFFSET, &b->fmin, &b->fmax);
             b->fmax += (int64_t)(size ? size : 1) - 1;
+            b->tlast = lmad_last(b->m, LEAP_TIME);
+            b->shape = -1;
         }
     }
-    /* Narrow boxes sorted by their first byte: a load LMAD's candidates
-     * among them start within [its first byte - widest, its last byte]. */
-    s->widest = 0;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < s->nboxes; i++)
-        if ((uint64_t)(s->boxes[i].fmax - s->boxes[i].fmin) < NARROW_BOX) {
-            store_box t = s->boxes[i];
-            s->boxes[i] = s->boxes[k];
-            s->boxes[k++] = t;
-            if (t.fmax - t.fmin > s->widest)
-                s->widest = t.fmax - t.fmin;
-        }
-    s->nnarrow = k;
-    if (k > 1)
-        qsort(s->boxes, k, sizeof *s->boxes, by_fmin);
+    if (s->nboxes > 1)
+        qsort(s->boxes, s->nboxes, sizeof *s->boxes, by_class_fmin);
+    uint32_t i = 0;
+    for (uint32_t k = 0; k < NCLASSES; k++) {
+        span *c = &s->box_class[k];
+        c->begin = i;
+        c->widest = 0;
+        for (; i < s->nboxes && width_class(s->boxes[i].fmin, s->boxes[i].fmax) == k; i++)
+            if (s->boxes[i].fmax - s->boxes[i].fmin > c->widest)
+                c->widest = s->boxes[i].fmax - s->boxes[i].fmin;
+        c->end = i;
+    }
+    return 0;
+}
+
+/* lo_out = the first of arr[begin, end) whose fmin is at least v (fmin
+ * ascends there): a binary search over boxes or candidates alike. */
+#define FIRST_FROM(arr, begin, end, v, lo_out)                              \
+    do {                                                                    \
+        uint32_t lo_ = (begin), hi_ = (end);                                \
+        while (lo_ < hi_) {                                                 \
+            uint32_t mid_ = lo_ + (hi_ - lo_) / 2;                          \
+            if ((arr)[mid_].fmin < (v))                                     \
+                lo_ = mid_ + 1;                                             \
+            else                                                            \
+                hi_ = mid_;                                                 \
+        }                                                                   \
+        (lo_out) = lo_;                                                     \
+    } while (0)
+
+/* Box b joins the candidates (its shape made when it is first one). */
+static int add_candidate(solver *s, store_box *b)
+{
+    if (ARRAY_FIT(s->cand, s->cap_cand, s->ncand + 1) < 0)
+        return -1;
+    if (b->shape < 0) {
+        if (ARRAY_FIT(s->shapes, s->cap_shapes, s->nshapes + 1) < 0)
+            return -1;
+        shape_init(&s->shapes[s->nshapes], b->m, b->size);
+        b->shape = (int32_t)s->nshapes++;
+    }
+    candidate *cd = &s->cand[s->ncand++];
+    cd->shape = (uint32_t)b->shape;
+    cd->tlast = b->tlast;
+    cd->insn = b->insn;
+    cd->omin = b->omin;
+    cd->omax = b->omax;
+    cd->fmin = b->fmin;
+    cd->fmax = b->fmax;
+    cd->t0 = b->m->start[LEAP_TIME];
     return 0;
 }
 
@@ -294,41 +381,34 @@ static int gather(solver *s, const lmad_stream *ls)
         a = lmad_last(&ls->lmads[j], LEAP_TIME);
         last = a > last ? a : last;
     }
-    s->ncand = s->ncand_narrow = 0;
-    s->cand_widest = 0;
-    /* The first narrow box that may reach fmin: binary search. */
-    uint32_t lo = 0, hi = s->nnarrow;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->boxes[mid].fmin < fmin - s->widest)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (uint32_t i = lo; i < s->nboxes; i++) {
-        const store_box *b = &s->boxes[i];
-        if (i < s->nnarrow && b->fmin > fmax) {
-            i = s->nnarrow - 1;         /* the rest of the narrow ones too */
-            continue;
+    s->ncand = 0;
+    for (uint32_t k = 0; k <= NCLASSES; k++) {
+        /* Class k's boxes that may reach [fmin, fmax] start within
+         * [fmin - widest, fmax]; the wide ones (k = NCLASSES) all. */
+        uint32_t i, end = k < NCLASSES ? s->box_class[k].end : s->nboxes;
+        if (k < NCLASSES) {
+            FIRST_FROM(s->boxes, s->box_class[k].begin, end,
+                       fmin - s->box_class[k].widest, i);
+            s->cand_class[k] = (span){ s->ncand, s->ncand, 0 };
+        } else {
+            i = s->box_class[NCLASSES - 1].end;
         }
-        if (b->omax < omin || omax < b->omin || b->fmax < fmin || fmax < b->fmin ||
-            b->m->start[LEAP_TIME] >= last)
-            continue;
-        if (ARRAY_FIT(s->cand, s->cap_cand, s->ncand + 1) < 0)
-            return -1;
-        if (i < s->nnarrow) {
-            s->ncand_narrow = s->ncand + 1;
-            if (b->fmax - b->fmin > s->cand_widest)
-                s->cand_widest = b->fmax - b->fmin;
+        for (; i < end; i++) {
+            store_box *b = &s->boxes[i];
+            if (k < NCLASSES && b->fmin > fmax)
+                break;
+            if (b->omax < omin || omax < b->omin || b->fmax < fmin || fmax < b->fmin ||
+                b->m->start[LEAP_TIME] >= last)
+                continue;
+            if (add_candidate(s, b) < 0)
+                return -1;
+            if (k < NCLASSES) {
+                span *c = &s->cand_class[k];
+                c->end = s->ncand;
+                if (b->fmax - b->fmin > c->widest)
+                    c->widest = b->fmax - b->fmin;
+            }
         }
-        candidate *cd = &s->cand[s->ncand++];
-        shape_init(&cd->sh, b->m, b->size);
-        cd->insn = b->insn;
-        cd->omin = b->omin;
-        cd->omax = b->omax;
-        cd->fmin = b->fmin;
-        cd->fmax = b->fmax;
-        cd->t0 = b->m->start[LEAP_TIME];
     }
     return 0;
 }
@@ -365,31 +445,30 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
 {
     int64_t best = -1;
     uint32_t writer = 0;
-    /* The narrow candidates that may cover the point start within
-     * [offset - widest, offset]: binary search, then the wide ones. */
-    uint32_t lo = 0, hi = s->ncand_narrow;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s->cand[mid].fmin < p[LEAP_OFFSET] - s->cand_widest)
-            lo = mid + 1;
+    int64_t off = p[LEAP_OFFSET];
+    for (uint32_t k = 0; k <= NCLASSES; k++) {
+        /* Class k's candidates that may cover the byte start within
+         * [offset - widest, offset]; the wide ones (k = NCLASSES) all. */
+        uint32_t i, end = k < NCLASSES ? s->cand_class[k].end : s->ncand;
+        if (k < NCLASSES)
+            FIRST_FROM(s->cand, s->cand_class[k].begin, end, off - s->cand_class[k].widest, i);
         else
-            hi = mid;
-    }
-    for (uint32_t i = lo; i < s->ncand; i++) {
-        const candidate *c = &s->cand[i];
-        if (i < s->ncand_narrow && c->fmin > p[LEAP_OFFSET]) {
-            i = s->ncand_narrow - 1;    /* on to the wide ones */
-            continue;
-        }
-        if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
-            p[LEAP_OFFSET] < c->fmin || p[LEAP_OFFSET] > c->fmax ||
-            c->t0 >= p[LEAP_TIME])
-            continue;
-        int64_t w = last_in(&c->sh, c->sh.m->nouter, c->sh.m->start,
-                            p[LEAP_OBJECT], p[LEAP_OFFSET], p[LEAP_TIME]);
-        if (w > best) {
-            best = w;
-            writer = c->insn;
+            i = s->cand_class[NCLASSES - 1].end;
+        for (; i < end; i++) {
+            const candidate *c = &s->cand[i];
+            if (k < NCLASSES && c->fmin > off)
+                break;
+            if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
+                off < c->fmin || off > c->fmax ||
+                c->t0 >= p[LEAP_TIME] || c->tlast <= best)
+                continue;
+            const shape *sh = &s->shapes[c->shape];
+            int64_t w = last_in(sh, sh->m->nouter, sh->m->start,
+                                p[LEAP_OBJECT], off, p[LEAP_TIME]);
+            if (w > best) {
+                best = w;
+                writer = c->insn;
+            }
         }
     }
     for (uint32_t i = 0; i < s->nover; i++) {
@@ -450,6 +529,24 @@ static int solve_stream(solver *s, const leap_stream *ld)
     return 0;
 }
 
+/* The boxes of ls's LMADs into s->ld_boxes, and the box around them. */
+static int load_boxes(solver *s, const lmad_stream *ls, range_box *all)
+{
+    if (ARRAY_FIT(s->ld_boxes, s->cap_ld_boxes, ls->n) < 0)
+        return -1;
+    *all = (range_box){ INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
+    for (uint32_t i = 0; i < ls->n; i++) {
+        range_box *b = &s->ld_boxes[i];
+        lmad_range(&ls->lmads[i], LEAP_OBJECT, &b->omin, &b->omax);
+        lmad_range(&ls->lmads[i], LEAP_OFFSET, &b->fmin, &b->fmax);
+        all->omin = b->omin < all->omin ? b->omin : all->omin;
+        all->omax = b->omax > all->omax ? b->omax : all->omax;
+        all->fmin = b->fmin < all->fmin ? b->fmin : all->fmin;
+        all->fmax = b->fmax > all->fmax ? b->fmax : all->fmax;
+    }
+    return 0;
+}
+
 /* Every load stream of one group against the group's store streams. */
 static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
 {
@@ -474,10 +571,13 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
             (s->guessing && !s->guess[ld->insn]))
             continue;
         s->nover = 0;
+        range_box all;
+        if (nsummarised && load_boxes(s, &ld->lmads, &all) < 0)
+            rc = -1;
         for (uint32_t j = 0; j < nsummarised && rc == 0; j++) {
             const leap_stream *st = leap_stream_get(s->l, stores[j]);
             uint32_t size = leap_insn_get(s->l, st->insn)->size;
-            if (!summary_may_feed(&st->lmads.over, size, &ld->lmads))
+            if (!summary_may_feed(&st->lmads.over, size, s->ld_boxes, ld->lmads.n, &all))
                 continue;
             if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0 ||
                 ARRAY_FIT(s->over_size, s->cap_over_size, s->nover + 1) < 0) {
@@ -586,6 +686,8 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
         rc = collect(&s);
     free(order);
     free(s.cand);
+    free(s.shapes);
+    free(s.ld_boxes);
     free(s.boxes);
     free(s.over);
     free(s.over_size);

@@ -46,8 +46,22 @@ static int store_levels(ctx *c, int64_t id, const leap_stream *st, uint32_t seq,
     return 0;
 }
 
+/* The stream's row of leap_streams. */
+static int store_stream_row(ctx *c, int64_t id, const char *name,
+                            const leap_stream *st, sqlite3_stmt *row)
+{
+    const lmad_stream *ls = &st->lmads;
+    int64_t v[] = { c->run, id, st->group, 0, (int64_t)lmad_total(ls),
+                    (int64_t)lmad_captured(ls), ls->n,
+                    (int64_t)leap_stream_bytes(st) };
+    for (int i = 0; i < 8; i++)
+        sqlite3_bind_int64(row, i + 1, v[i]);
+    sqlite3_bind_text(row, 4, name, -1, SQLITE_TRANSIENT);
+    return pdb_exec(c->db, row);
+}
+
 static int store_stream(ctx *c, const leap_stream *st, sqlite3_stmt *ins,
-                        sqlite3_stmt *lev, sqlite3_stmt *over)
+                        sqlite3_stmt *lev, sqlite3_stmt *over, sqlite3_stmt *row)
 {
     int64_t id;
     char name[SYM_BUF];
@@ -55,6 +69,8 @@ static int store_stream(ctx *c, const leap_stream *st, sqlite3_stmt *ins,
         return -1;
     obj_group_name(c->names->reader, objmap_group(c->names->map, st->group),
                         name, sizeof name);
+    if (store_stream_row(c, id, name, st, row))
+        return -1;
     const lmad_stream *ls = &st->lmads;
     for (uint32_t i = 0; i < ls->n; i++) {
         const lmad *m = &ls->lmads[i];
@@ -186,7 +202,10 @@ int leap_store(pdb *db, int64_t run, const leap *l, const leap_mdf *mdf,
         "count, first_time, min_object, max_object, gran_object, min_offset, "
         "max_offset, gran_offset, min_time, max_time, gran_time) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    int rc = del && del2 && del3 && ins && lev && over ? 0 : -1;
+    sqlite3_stmt *row = pdb_prepare(db,
+        "INSERT INTO leap_streams (run, instruction, group_serial, group_name, "
+        "accesses, captured, lmads, profile_bytes) VALUES (?,?,?,?,?,?,?,?)");
+    int rc = del && del2 && del3 && ins && lev && over && row ? 0 : -1;
     if (rc == 0) {
         sqlite3_bind_int64(del, 1, run);
         sqlite3_bind_int64(del2, 1, run);
@@ -194,7 +213,7 @@ int leap_store(pdb *db, int64_t run, const leap *l, const leap_mdf *mdf,
         rc = pdb_exec(db, del) || pdb_exec(db, del2) || pdb_exec(db, del3) ? -1 : 0;
     }
     for (uint32_t i = 0; i < leap_nstreams(l) && rc == 0; i++)
-        rc = store_stream(&c, leap_stream_get(l, i), ins, lev, over);
+        rc = store_stream(&c, leap_stream_get(l, i), ins, lev, over, row);
     if (rc == 0)
         rc = store_summary(&c);
     if (rc == 0)
