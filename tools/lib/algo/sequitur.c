@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "algo/sq_internal.h"
 #include "base/array.h"
@@ -49,6 +50,25 @@ static inline uint64_t val_of(const sequitur *b, uint32_t n) { return b->nodes[n
 
 /* ---- node pool and rule table --------------------------------------------- */
 
+/* Asks the kernel for 2 MiB pages under a large array (the pool, the
+ * digram table): a large grammar's probes land on random pages, and with
+ * 4 KiB pages nearly every one also misses the TLB. Only the whole 2 MiB
+ * pages inside the block are advised; it is advice, so failure is
+ * ignored. */
+static void advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (end > start)
+        (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 /* Doubles the node pool. Unlike ARRAY_FIT it does not zero the new half:
  * every node is written when handed out, and a large pool's untouched tail
  * then stays out of the resident set (realloc moves a large block's pages
@@ -69,6 +89,7 @@ static int pool_grow(sequitur *b)
         return -1;
     b->nodes = n;
     b->node_cap = cap;
+    advise_huge(n, cap * sizeof *n);
     return 0;
 }
 
@@ -197,6 +218,7 @@ static int table_grow(sequitur *b)
     sq_slot *t = calloc(cap, sizeof *t);
     if (!t)
         return -1;
+    advise_huge(t, cap * sizeof *t);    /* before the slots are touched */
     for (size_t i = 0; i <= b->table_mask; i++) {
         sq_slot s = b->table[i];
         if (s.node == NIL)
