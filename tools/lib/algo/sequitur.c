@@ -95,7 +95,7 @@ static int pool_grow(sequitur *b)
 
 /* A node from the free list or the end of the pool; NIL when out of memory
  * (or past 2^32 nodes). Links start as NIL, like a fresh C++ symbol. */
-static uint32_t node_new(sequitur *b, uint64_t val)
+static inline __attribute__((always_inline)) uint32_t node_new(sequitur *b, uint64_t val)
 {
     uint32_t n = b->node_free;
     if (n != NIL) {
@@ -110,7 +110,7 @@ static uint32_t node_new(sequitur *b, uint64_t val)
     return n;
 }
 
-static void node_release(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) void node_release(sequitur *b, uint32_t n)
 {
     b->nodes[n].val = FREED_VAL;
     b->nodes[n].next = b->node_free;
@@ -323,7 +323,7 @@ static inline __attribute__((always_inline)) void join(sequitur *b, uint32_t lef
     b->nodes[right].prev = left;
 }
 
-static void insert_after(sequitur *b, uint32_t at, uint32_t n)
+static inline __attribute__((always_inline)) void insert_after(sequitur *b, uint32_t at, uint32_t n)
 {
     join(b, n, next_of(b, at));
     join(b, at, n);
@@ -331,7 +331,7 @@ static void insert_after(sequitur *b, uint32_t at, uint32_t n)
 
 /* The original's ~symbols(): unlinks n, forgets its digram and its use of
  * a rule. */
-static void delete_symbol(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) void delete_symbol(sequitur *b, uint32_t n)
 {
     join(b, prev_of(b, n), next_of(b, n));
     digram_forget(b, n);
