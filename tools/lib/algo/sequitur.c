@@ -266,7 +266,7 @@ static uint32_t digram_lookup(const sequitur *b, uint32_t n)
 
 /* Records n as the occurrence of the digram starting at n, replacing any
  * other (the original's "*find_digram(n) = n"). */
-static void digram_set(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) void digram_set(sequitur *b, uint32_t n)
 {
     if (b->failed)
         return;
@@ -341,7 +341,7 @@ static inline __attribute__((always_inline)) void delete_symbol(sequitur *b, uin
 }
 
 /* A new node referring to rule r, counted as a use. */
-static uint32_t ref_new(sequitur *b, uint32_t r)
+static inline __attribute__((always_inline)) uint32_t ref_new(sequitur *b, uint32_t r)
 {
     uint32_t n = node_new(b, rule_val(r));
     if (n != NIL)
@@ -350,7 +350,7 @@ static uint32_t ref_new(sequitur *b, uint32_t r)
 }
 
 /* A copy of node n's symbol (a terminal, or another use of its rule). */
-static uint32_t copy_new(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) uint32_t copy_new(sequitur *b, uint32_t n)
 {
     uint64_t v = val_of(b, n);
     return is_rule_ref(v) ? ref_new(b, ref_rule(v)) : node_new(b, v);
@@ -410,7 +410,7 @@ static void substitute(sequitur *b, uint32_t s, uint32_t r)
  * place and the rule goes. Every step is the original's, in its order
  * (deleting the rule's guard, deleting s, the two joins), with s read as
  * the value 0 once deleted, as the original's zeroed symbol reads. */
-static void expand(sequitur *b, uint32_t s)
+static inline __attribute__((always_inline)) void expand(sequitur *b, uint32_t s)
 {
     uint32_t left = prev_of(b, s), right = next_of(b, s);
     uint32_t r = ref_rule(val_of(b, s)), g = b->rules[r].guard;
@@ -428,7 +428,7 @@ static void expand(sequitur *b, uint32_t s)
 }
 
 /* If rule r's first symbol refers to a rule now used once, inlines it. */
-static void enforce_utility(sequitur *b, uint32_t r)
+static inline __attribute__((always_inline)) void enforce_utility(sequitur *b, uint32_t r)
 {
     if (b->rules[r].uses == UINT32_MAX)
         return;                 /* r itself went while we worked */
