@@ -367,8 +367,9 @@ static inline void prefetch_digram(const sequitur *b, uint64_t one, uint64_t two
 /* substitute(s, r) forgets the digrams that start at s's neighbour q, at s
  * and at s's successor t, then checks the two that the reference to r
  * makes, (q, r) and (r, u): five table slots whose addresses are known
- * now. Fetched together, their cache misses overlap instead of coming one
- * after another (on a large grammar most of substitute's time). */
+ * before it starts. Fetched together, their cache misses overlap instead of
+ * coming one after another (on a large grammar most of substitute's time).
+ * Its callers call this first, as early as they know r. */
 static void prefetch_substitute(const sequitur *b, uint32_t s, uint32_t r)
 {
     uint32_t q = prev_of(b, s), t = next_of(b, s), u = next_of(b, t);
@@ -392,7 +393,6 @@ static void prefetch_substitute(const sequitur *b, uint32_t s, uint32_t r)
 /* Replaces the digram starting at s by a reference to rule r. */
 static void substitute(sequitur *b, uint32_t s, uint32_t r)
 {
-    prefetch_substitute(b, s, r);
     uint32_t q = prev_of(b, s);
     delete_symbol(b, next_of(b, q));
     delete_symbol(b, next_of(b, q));
@@ -443,6 +443,12 @@ static inline __attribute__((always_inline)) void enforce_utility(sequitur *b, u
 static void make_rule(sequitur *b, uint32_t s, uint32_t x)
 {
     uint32_t r = rule_new(b);
+    if (r != UINT32_MAX) {
+        /* both substitutions' slots at once: the second's misses then
+         * overlap the first's instead of following them */
+        prefetch_substitute(b, x, r);
+        prefetch_substitute(b, s, r);
+    }
     uint32_t g = r == UINT32_MAX ? NIL : b->rules[r].guard;
     uint32_t one = g == NIL ? NIL : copy_new(b, s);
     uint32_t two = one == NIL ? NIL : copy_new(b, next_of(b, s));
@@ -485,6 +491,7 @@ static int check(sequitur *b, uint32_t s)
     uint32_t xp = prev_of(b, x);
     if (is_guard(b, xp) && is_guard(b, next_of(b, next_of(b, x)))) {
         uint32_t r = ref_rule(val_of(b, xp));
+        prefetch_substitute(b, s, r);
         substitute(b, s, r);    /* the digram is a whole rule: reuse it */
         enforce_utility(b, r);
         return 1;
