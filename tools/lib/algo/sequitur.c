@@ -245,9 +245,10 @@ static void table_delete_slot(sequitur *b, size_t i)
         if (b->table[j].node == NIL)
             break;
         size_t home = b->table[j].hash & mask;
-        /* Entry j may move to i when its home is not in (i, j]. */
-        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (!stays) {
+        /* Entry j may move to i when its home is not in (i, j], i.e. when
+         * it sits at least as far from its home as from the hole (distances
+         * taken around the table, so no case for wrapping). */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
             b->table[i] = b->table[j];
             i = j;
         }
@@ -295,9 +296,23 @@ static inline __attribute__((always_inline)) void digram_forget(sequitur *b, uin
     if (is_guard(b, n) || is_guard(b, nx))
         return;
     uint64_t one = val_of(b, n), two = val_of(b, nx);
-    size_t i = table_find(b, one, two, (uint32_t)digram_hash(one, two));
-    if (b->table[i].node == n)
-        table_delete_slot(b, i);
+    uint32_t h = (uint32_t)digram_hash(one, two);
+    /* table_find, then "if its slot names n": a slot that names n holds
+     * n's own digram, so it needs no comparison of values */
+    for (size_t i = h & b->table_mask;; i = (i + 1) & b->table_mask) {
+        const sq_slot *s = &b->table[i];
+        if (s->node == NIL)
+            return;
+        if (s->hash != h)
+            continue;
+        if (s->node == n) {
+            table_delete_slot(b, i);
+            return;
+        }
+        const sq_node *m = &b->nodes[s->node];
+        if (m->val == one && b->nodes[m->next].val == two)
+            return;             /* the digram is recorded at another node */
+    }
 }
 
 /* ---- the grammar operations ----------------------------------------------- */
