@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "algo/sq_internal.h"
 #include "base/array.h"
@@ -49,6 +50,25 @@ static inline uint64_t val_of(const sequitur *b, uint32_t n) { return b->nodes[n
 
 /* ---- node pool and rule table --------------------------------------------- */
 
+/* Asks the kernel for 2 MiB pages under a large array (the pool, the
+ * digram table): a large grammar's probes land on random pages, and with
+ * 4 KiB pages nearly every one also misses the TLB. Only the whole 2 MiB
+ * pages inside the block are advised; it is advice, so failure is
+ * ignored. */
+static void advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (end > start)
+        (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 /* Doubles the node pool. Unlike ARRAY_FIT it does not zero the new half:
  * every node is written when handed out, and a large pool's untouched tail
  * then stays out of the resident set (realloc moves a large block's pages
@@ -69,12 +89,13 @@ static int pool_grow(sequitur *b)
         return -1;
     b->nodes = n;
     b->node_cap = cap;
+    advise_huge(n, cap * sizeof *n);
     return 0;
 }
 
 /* A node from the free list or the end of the pool; NIL when out of memory
  * (or past 2^32 nodes). Links start as NIL, like a fresh C++ symbol. */
-static uint32_t node_new(sequitur *b, uint64_t val)
+static inline __attribute__((always_inline)) uint32_t node_new(sequitur *b, uint64_t val)
 {
     uint32_t n = b->node_free;
     if (n != NIL) {
@@ -89,7 +110,7 @@ static uint32_t node_new(sequitur *b, uint64_t val)
     return n;
 }
 
-static void node_release(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) void node_release(sequitur *b, uint32_t n)
 {
     b->nodes[n].val = FREED_VAL;
     b->nodes[n].next = b->node_free;
@@ -197,6 +218,7 @@ static int table_grow(sequitur *b)
     sq_slot *t = calloc(cap, sizeof *t);
     if (!t)
         return -1;
+    advise_huge(t, cap * sizeof *t);    /* before the slots are touched */
     for (size_t i = 0; i <= b->table_mask; i++) {
         sq_slot s = b->table[i];
         if (s.node == NIL)
@@ -223,9 +245,10 @@ static void table_delete_slot(sequitur *b, size_t i)
         if (b->table[j].node == NIL)
             break;
         size_t home = b->table[j].hash & mask;
-        /* Entry j may move to i when its home is not in (i, j]. */
-        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (!stays) {
+        /* Entry j may move to i when its home is not in (i, j], i.e. when
+         * it sits at least as far from its home as from the hole (distances
+         * taken around the table, so no case for wrapping). */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
             b->table[i] = b->table[j];
             i = j;
         }
@@ -244,7 +267,7 @@ static uint32_t digram_lookup(const sequitur *b, uint32_t n)
 
 /* Records n as the occurrence of the digram starting at n, replacing any
  * other (the original's "*find_digram(n) = n"). */
-static void digram_set(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) void digram_set(sequitur *b, uint32_t n)
 {
     if (b->failed)
         return;
@@ -273,9 +296,23 @@ static inline __attribute__((always_inline)) void digram_forget(sequitur *b, uin
     if (is_guard(b, n) || is_guard(b, nx))
         return;
     uint64_t one = val_of(b, n), two = val_of(b, nx);
-    size_t i = table_find(b, one, two, (uint32_t)digram_hash(one, two));
-    if (b->table[i].node == n)
-        table_delete_slot(b, i);
+    uint32_t h = (uint32_t)digram_hash(one, two);
+    /* table_find, then "if its slot names n": a slot that names n holds
+     * n's own digram, so it needs no comparison of values */
+    for (size_t i = h & b->table_mask;; i = (i + 1) & b->table_mask) {
+        const sq_slot *s = &b->table[i];
+        if (s->node == NIL)
+            return;
+        if (s->hash != h)
+            continue;
+        if (s->node == n) {
+            table_delete_slot(b, i);
+            return;
+        }
+        const sq_node *m = &b->nodes[s->node];
+        if (m->val == one && b->nodes[m->next].val == two)
+            return;             /* the digram is recorded at another node */
+    }
 }
 
 /* ---- the grammar operations ----------------------------------------------- */
@@ -301,7 +338,7 @@ static inline __attribute__((always_inline)) void join(sequitur *b, uint32_t lef
     b->nodes[right].prev = left;
 }
 
-static void insert_after(sequitur *b, uint32_t at, uint32_t n)
+static inline __attribute__((always_inline)) void insert_after(sequitur *b, uint32_t at, uint32_t n)
 {
     join(b, n, next_of(b, at));
     join(b, at, n);
@@ -309,7 +346,7 @@ static void insert_after(sequitur *b, uint32_t at, uint32_t n)
 
 /* The original's ~symbols(): unlinks n, forgets its digram and its use of
  * a rule. */
-static void delete_symbol(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) void delete_symbol(sequitur *b, uint32_t n)
 {
     join(b, prev_of(b, n), next_of(b, n));
     digram_forget(b, n);
@@ -319,7 +356,7 @@ static void delete_symbol(sequitur *b, uint32_t n)
 }
 
 /* A new node referring to rule r, counted as a use. */
-static uint32_t ref_new(sequitur *b, uint32_t r)
+static inline __attribute__((always_inline)) uint32_t ref_new(sequitur *b, uint32_t r)
 {
     uint32_t n = node_new(b, rule_val(r));
     if (n != NIL)
@@ -328,13 +365,45 @@ static uint32_t ref_new(sequitur *b, uint32_t r)
 }
 
 /* A copy of node n's symbol (a terminal, or another use of its rule). */
-static uint32_t copy_new(sequitur *b, uint32_t n)
+static inline __attribute__((always_inline)) uint32_t copy_new(sequitur *b, uint32_t n)
 {
     uint64_t v = val_of(b, n);
     return is_rule_ref(v) ? ref_new(b, ref_rule(v)) : node_new(b, v);
 }
 
 static int check(sequitur *b, uint32_t s);
+
+/* Fetches the table slot of digram (one, two) into the cache. */
+static inline void prefetch_digram(const sequitur *b, uint64_t one, uint64_t two)
+{
+    __builtin_prefetch(&b->table[digram_hash(one, two) & b->table_mask]);
+}
+
+/* substitute(s, r) forgets the digrams that start at s's neighbour q, at s
+ * and at s's successor t, then checks the two that the reference to r
+ * makes, (q, r) and (r, u): five table slots whose addresses are known
+ * before it starts. Fetched together, their cache misses overlap instead of
+ * coming one after another (on a large grammar most of substitute's time).
+ * Its callers call this first, as early as they know r. */
+static void prefetch_substitute(const sequitur *b, uint32_t s, uint32_t r)
+{
+    uint32_t q = prev_of(b, s), t = next_of(b, s), u = next_of(b, t);
+    uint64_t vs = val_of(b, s), vt = val_of(b, t), vr = rule_val(r);
+    if (!is_guard(b, q)) {
+        uint64_t vq = val_of(b, q);
+        if (is_recorded(b, q))
+            prefetch_digram(b, vq, vs);
+        prefetch_digram(b, vq, vr);
+    }
+    if (is_recorded(b, s))
+        prefetch_digram(b, vs, vt);
+    if (!is_guard(b, u)) {
+        uint64_t vu = val_of(b, u);
+        if (is_recorded(b, t))
+            prefetch_digram(b, vt, vu);
+        prefetch_digram(b, vr, vu);
+    }
+}
 
 /* Replaces the digram starting at s by a reference to rule r. */
 static void substitute(sequitur *b, uint32_t s, uint32_t r)
@@ -356,7 +425,7 @@ static void substitute(sequitur *b, uint32_t s, uint32_t r)
  * place and the rule goes. Every step is the original's, in its order
  * (deleting the rule's guard, deleting s, the two joins), with s read as
  * the value 0 once deleted, as the original's zeroed symbol reads. */
-static void expand(sequitur *b, uint32_t s)
+static inline __attribute__((always_inline)) void expand(sequitur *b, uint32_t s)
 {
     uint32_t left = prev_of(b, s), right = next_of(b, s);
     uint32_t r = ref_rule(val_of(b, s)), g = b->rules[r].guard;
@@ -374,7 +443,7 @@ static void expand(sequitur *b, uint32_t s)
 }
 
 /* If rule r's first symbol refers to a rule now used once, inlines it. */
-static void enforce_utility(sequitur *b, uint32_t r)
+static inline __attribute__((always_inline)) void enforce_utility(sequitur *b, uint32_t r)
 {
     if (b->rules[r].uses == UINT32_MAX)
         return;                 /* r itself went while we worked */
@@ -389,6 +458,12 @@ static void enforce_utility(sequitur *b, uint32_t r)
 static void make_rule(sequitur *b, uint32_t s, uint32_t x)
 {
     uint32_t r = rule_new(b);
+    if (r != UINT32_MAX) {
+        /* both substitutions' slots at once: the second's misses then
+         * overlap the first's instead of following them */
+        prefetch_substitute(b, x, r);
+        prefetch_substitute(b, s, r);
+    }
     uint32_t g = r == UINT32_MAX ? NIL : b->rules[r].guard;
     uint32_t one = g == NIL ? NIL : copy_new(b, s);
     uint32_t two = one == NIL ? NIL : copy_new(b, next_of(b, s));
@@ -431,6 +506,7 @@ static int check(sequitur *b, uint32_t s)
     uint32_t xp = prev_of(b, x);
     if (is_guard(b, xp) && is_guard(b, next_of(b, next_of(b, x)))) {
         uint32_t r = ref_rule(val_of(b, xp));
+        prefetch_substitute(b, s, r);
         substitute(b, s, r);    /* the digram is a whole rule: reuse it */
         enforce_utility(b, r);
         return 1;
@@ -468,7 +544,11 @@ void sq_free(sequitur *b)
     free(b);
 }
 
-/* Works one terminal (a tagged value) into the grammar. */
+/* Works one terminal (a tagged value) into the grammar: links it after
+ * rule 0's last symbol and checks the digram it ends. The original's
+ * insert_after() there does nothing but link: the new node has no digram
+ * yet, and the last symbol's digram runs into the guard, so neither join
+ * has a digram to forget nor a run of three to repair. */
 static int work_in(sequitur *b, uint64_t val)
 {
     uint32_t g = b->rules[0].guard;
@@ -477,8 +557,12 @@ static int work_in(sequitur *b, uint64_t val)
         b->failed = 1;
         return -1;
     }
-    insert_after(b, prev_of(b, g), n);
-    check(b, prev_of(b, n));
+    uint32_t last = prev_of(b, g);
+    b->nodes[n].prev = last;
+    b->nodes[n].next = g;
+    b->nodes[last].next = n;
+    b->nodes[g].prev = n;
+    check(b, last);
     return b->failed ? -1 : 0;
 }
 
@@ -493,6 +577,19 @@ static int flush(sequitur *b)
     }
     b->ahead_count = 0;
     return b->failed ? -1 : 0;
+}
+
+/* The symbol next worked in, next, will be checked with rule 0's last
+ * symbol. Its slot was fetched when it arrived, assuming that last symbol
+ * would be the terminal before it, just worked in (worked); when that one
+ * became part of a rule instead (half the time on a large grammar, always
+ * while a long repeat is being absorbed), fetch the right slot now: a
+ * late start, but sooner than the probe itself. */
+static inline void prefetch_next(const sequitur *b, uint64_t worked, uint64_t next)
+{
+    uint64_t last = val_of(b, prev_of(b, b->rules[0].guard));
+    if (last != worked)
+        prefetch_digram(b, last, next);
 }
 
 int sq_append(sequitur *b, uint64_t symbol)
@@ -520,6 +617,7 @@ int sq_append(sequitur *b, uint64_t symbol)
             errno = ENOMEM;
             return -1;
         }
+        prefetch_next(b, oldest, b->ahead[b->ahead_head]);
         return 0;
     }
     b->ahead[(b->ahead_head + b->ahead_count++) % SQ_AHEAD] = val;

@@ -106,25 +106,44 @@ static sq_grammar *grammar_alloc(uint32_t nrules, uint64_t nsymbols)
 
 /* ---- from the builder ------------------------------------------------------ */
 
-/* Numbers the builder's live rules as the original's number() does: rule 0
- * first, then each rule when first referenced, reading numbered rules in
- * order. order[i] is the builder rule printed as i; number[] maps back. */
-static uint32_t number_rules(const sequitur *b, uint32_t *order, uint32_t *number)
+/* Copies the builder's live rules into g, numbered as the original's
+ * number() does: rule 0 first, then each rule when first referenced,
+ * reading the numbered rules in order. One walk over the rule bodies both
+ * numbers and copies them: a rule's references are numbered as its body is
+ * copied, before any later rule is read. order[i] is the builder rule
+ * printed as i, number[] maps back (UINT32_MAX: not yet numbered). Every
+ * live rule is reached (each is used, and no rule reaches itself), so g
+ * has room for live_rules rules and b->symbols symbols; 0, or -1 when the
+ * builder holds more than it says (a broken builder). */
+static int copy_rules(const sequitur *b, sq_grammar *g, uint32_t *order, uint32_t *number)
 {
     uint32_t count = 1;
+    uint64_t at = 0;
     order[0] = 0;
     number[0] = 0;
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t g = b->rules[order[i]].guard;
-        for (uint32_t n = b->nodes[g].next; n != g; n = b->nodes[n].next) {
+        uint32_t guard = b->rules[order[i]].guard;
+        g->start[i] = at;
+        for (uint32_t n = b->nodes[guard].next; n != guard; n = b->nodes[n].next) {
             uint64_t v = b->nodes[n].val;
-            if ((v & 3) != 1 || number[v >> 2] != UINT32_MAX)
+            if (at == b->symbols)
+                return -1;
+            if ((v & 3) != 1) {
+                g->body[at++] = v;      /* a terminal: value << 1, as coded */
                 continue;
-            number[v >> 2] = count;
-            order[count++] = (uint32_t)(v >> 2);
+            }
+            uint32_t r = (uint32_t)(v >> 2);
+            if (number[r] == UINT32_MAX) {
+                if (count == g->nrules)
+                    return -1;
+                number[r] = count;
+                order[count++] = r;
+            }
+            g->body[at++] = (uint64_t)number[r] << 1 | 1;
         }
     }
-    return count;
+    g->start[count] = at;
+    return count == g->nrules && at == b->symbols ? 0 : -1;
 }
 
 sq_grammar *sq_finish(sequitur *b)
@@ -134,23 +153,9 @@ sq_grammar *sq_finish(sequitur *b)
     uint32_t *order = malloc(sizeof *order * b->rule_top);
     uint32_t *number = malloc(sizeof *number * b->rule_top);
     sq_grammar *g = NULL;
-    if (order && number) {
+    if (order && number && (g = grammar_alloc(b->live_rules, b->symbols))) {
         memset(number, 0xff, sizeof *number * b->rule_top);
-        uint32_t nrules = number_rules(b, order, number);
-        g = grammar_alloc(nrules, b->symbols);
-    }
-    uint64_t at = 0;
-    for (uint32_t i = 0; g && i < g->nrules; i++) {
-        g->start[i] = at;
-        uint32_t guard = b->rules[order[i]].guard;
-        for (uint32_t n = b->nodes[guard].next; n != guard; n = b->nodes[n].next) {
-            uint64_t v = b->nodes[n].val;
-            g->body[at++] = (v & 3) == 1 ? (uint64_t)number[v >> 2] << 1 | 1 : v;
-        }
-    }
-    if (g) {
-        g->start[g->nrules] = at;
-        if (compute_lengths(g) < 0) {
+        if (copy_rules(b, g, order, number) < 0 || compute_lengths(g) < 0) {
             sq_grammar_free(g);
             g = NULL;
         }
