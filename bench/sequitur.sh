@@ -13,34 +13,24 @@
 #   BENCH_SEQ_STENCIL_ARGS  stencil's arguments (default "30 8": ~2 M blocks)
 #   BENCH_SEQ_RANDOM        symbols of the random stream (default 2000000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${MEMREC_BUILD:-build}
-case $build in /*) ;; *) build=$PWD/$build;; esac
-runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/lib/bench.sh"
+bench_init sequitur
 stencil_args=${BENCH_SEQ_STENCIL_ARGS:-30 8}
 nrandom=${BENCH_SEQ_RANDOM:-2000000}
-export VALGRIND_LIB=$build/valgrind
-die() { echo "sequitur.sh: $*" >&2; exit 1; }
-for f in "$build/bench/bench_sequitur" "$build/bin/trace-dump" "$build/samples/stencil"; do
-  [ -x "$f" ] || die "$f: not built (make BUILD=$build all bench)"
-done
-command -v valgrind >/dev/null || die "valgrind: command not found (make deps)"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sequitur-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+need_built "$BUILD/bench/bench_sequitur" "$BIN/trace-dump" "$BUILD/samples/stencil"
+need_commands valgrind
 
-valgrind --tool=memrec -q --memrec-out-file="$tmp/stencil.trace" "$build/samples/stencil" $stencil_args >/dev/null
-"$build/bin/trace-dump" -q "$tmp/stencil.trace" | awk '$3 == "exec" { print $4 }' >"$tmp/blocks"
+valgrind --tool=memrec -q --memrec-out-file="$TMP/stencil.trace" "$BUILD/samples/stencil" $stencil_args >/dev/null
+"$BUILD/bin/trace-dump" -q "$TMP/stencil.trace" | awk '$3 == "exec" { print $4 }' >"$TMP/blocks"
 
-echo "Sequitur builder, one core (median of $runs):"
-sten=$("$build/bench/bench_sequitur" --runs="$runs" "stencil blocks ($stencil_args)" "$tmp/blocks")
-rand=$("$build/bench/bench_sequitur" --runs="$runs" "little repetition" --random="$nrandom")
+echo "Sequitur builder, one core (median of $RUNS):"
+sten=$("$BUILD/bench/bench_sequitur" --runs="$RUNS" "stencil blocks ($stencil_args)" "$TMP/blocks")
+rand=$("$BUILD/bench/bench_sequitur" --runs="$RUNS" "little repetition" --random="$nrandom")
 echo "  $sten"
 echo "  $rand"
 # the rate per CPU second: "one core" on a machine shared with other jobs
 rate() { sed -E 's/.*cpu [0-9.]+ s ([0-9.]+) M\/s.*/\1/' <<<"$1"; }
 bytes() { sed -E 's/.*  ([0-9.]+) B\/grammar symbol.*/\1/' <<<"$1"; }
-verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN {
-  ok = (dir == "min") ? v >= t : v <= t; print ok ? "PASS" : "FAIL" }'; }
 echo
 for line in "$sten" "$rand"; do
   name=$(sed -E 's/ +[0-9]+ symbols.*//' <<<"$line")

@@ -17,42 +17,28 @@
 # Prints the measurements and one PASS/FAIL line per target; exits 0 when a
 # target fails (it reports), non-zero when something breaks.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${MEMREC_BUILD:-build}
-case $build in /*) ;; *) build=$PWD/$build;; esac
-bin=$build/bin
-runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/lib/bench.sh"
+bench_init whomp
 stencil_args=${BENCH_WHOMP_STENCIL_ARGS:-30 8}
 gzip_kb=${BENCH_WHOMP_GZIP_KB:-150}
 big_args=${BENCH_WHOMP_BIG_ARGS:-30 62}
-export VALGRIND_LIB=$build/valgrind
-die() { echo "whomp.sh: $*" >&2; exit 1; }
-for f in "$bin/trace-whomp" "$build/samples/stencil"; do
-  [ -x "$f" ] || die "$f: not built (make BUILD=$build all)"
-done
-for c in valgrind gzip base64 /usr/bin/time; do
-  command -v $c >/dev/null || die "$c: command not found (make deps installs it)"
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/whomp-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+need_built "$BIN/trace-whomp" "$BUILD/samples/stencil" /usr/bin/time
+need_commands valgrind gzip base64
 record() {  # TRACE PROGRAM ARGS...
   local t=$1; shift
   valgrind --tool=memrec -q --memrec-out-file="$t" "$@" >/dev/null || die "recording $* failed"
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN {
-  ok = (dir == "min") ? v >= t : v <= t; print ok ? "PASS" : "FAIL" }'; }
 
-# measure NAME TRACE [OPTIONS]: one line of speed and memory; sets rate, per100m.
-measure() {
+# whomp_line NAME TRACE [OPTIONS]: one line of speed and memory; sets rate, per100m.
+whomp_line() {
   local name=$1 t=$2; shift 2
   local kept el=() cpu=() rss=0
-  kept=$("$bin/trace-whomp" -q "$@" "$t" | awk '/^accesses/ { print $2 }')
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin/trace-whomp" -q "$@" "$t" >/dev/null ||
+  kept=$("$BIN/trace-whomp" -q "$@" "$t" | awk '/^accesses/ { print $2 }')
+  for _ in $(seq "$RUNS"); do
+    /usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$BIN/trace-whomp" -q "$@" "$t" >/dev/null ||
       die "trace-whomp $* $t failed"
-    read -r e u s m <"$tmp/time"
-    el+=("$e"); cpu+=("$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')")
+    read -r e u s m <"$TMP/time"
+    el+=("$e"); cpu+=("$(calc "$u + $s")")
     [ "$m" -gt "$rss" ] && rss=$m
   done
   local e c
@@ -64,24 +50,24 @@ measure() {
     $((rss / 1024)) "$(awk -v k="$rss" -v n="$kept" 'BEGIN { printf "%.1f", k * 1024 / n }')"
 }
 
-sten=$tmp/stencil.trace gz=$tmp/gzip.trace
-record "$sten" "$build/samples/stencil" $stencil_args
-head -c $((gzip_kb * 1024)) /dev/urandom | base64 >"$tmp/gzip.in"
-record "$gz" gzip -9 -c "$tmp/gzip.in"
+sten=$TMP/stencil.trace gz=$TMP/gzip.trace
+record "$sten" "$BUILD/samples/stencil" $stencil_args
+head -c $((gzip_kb * 1024)) /dev/urandom | base64 >"$TMP/gzip.in"
+record "$gz" gzip -9 -c "$TMP/gzip.in"
 
-echo "trace-whomp speed and memory (elapsed and CPU: medians of $runs; peak: the largest):"
+echo "trace-whomp speed and memory (elapsed and CPU: medians of $RUNS; peak: the largest):"
 verdicts=()
 for spec in "stencil $stencil_args|$sten" "gzip -9 ${gzip_kb} KB|$gz"; do
   name=${spec%%|*} t=${spec#*|}
-  measure "$name, --threads=1" "$t" --threads=1
-  measure "$name" "$t"
+  whomp_line "$name, --threads=1" "$t" --threads=1
+  whomp_line "$name" "$t"
   verdicts+=("$(verdict "$rate" 5 min) trace-whomp on $name: $rate M accesses/s (target >= 5)")
 done
 verdicts+=("$(verdict "$per100m" 1024 max) trace-whomp memory on gzip, projected: $per100m MiB per 100 M accesses (target <= 1024)")
 
-big=$tmp/big.trace
-record "$big" "$build/samples/stencil" $big_args
-runs=1 measure "stencil $big_args" "$big"
+big=$TMP/big.trace
+record "$big" "$BUILD/samples/stencil" $big_args
+RUNS=1 whomp_line "stencil $big_args" "$big"
 rm -f "$big"
 verdicts+=("$(verdict "$per100m" 1024 max) trace-whomp memory on stencil $big_args: $per100m MiB per 100 M accesses, measured (target <= 1024)")
 
@@ -93,11 +79,11 @@ for s in linked_list binary_tree struct_array matrix static_arrays mmap_arena pr
   case $s in
     stencil) t=$sten ;;
     gzip) t=$gz ;;
-    *) [ -x "$build/samples/$s" ] || die "$build/samples/$s: not built"
-       t=$tmp/$s.trace
-       record "$t" "$build/samples/$s" ${sample_args[$s]} ;;
+    *) [ -x "$BUILD/samples/$s" ] || die "$BUILD/samples/$s: not built"
+       t=$TMP/$s.trace
+       record "$t" "$BUILD/samples/$s" ${sample_args[$s]} ;;
   esac
-  out=$("$bin/trace-whomp" -q "$t")
+  out=$("$BIN/trace-whomp" -q "$t")
   ratio=$(awk '/^OMSG\/RASG/ { print $2 }' <<<"$out")
   osym=$(awk '/^OMSG (instruction|group|object|offset)/ { s += $6 } END { print s }' <<<"$out")
   rsym=$(awk '/^RASG/ { print $7 }' <<<"$out")
