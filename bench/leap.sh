@@ -27,36 +27,11 @@ set -Eeuo pipefail
 # Any command that fails stops the bench loudly, naming the line: a silent
 # stop under set -e once hid every verdict (a SIGPIPE'd cat under pipefail).
 trap 'echo "leap bench: line $LINENO: a command failed (exit $?); stopped" >&2' ERR
-cd "$(dirname "$0")/.."
-BUILD=${MEMREC_BUILD:-build}
-BIN=$BUILD/bin
+. "$(dirname "$0")/lib/bench.sh"
+bench_init leap
 N=${BENCH_ACCESSES:-20000000}
-RUNS=${RUNS:-3}
-for c in trace-synth trace-leap trace-deps trace-db; do
-  [ -x "$BIN/$c" ] || { echo "leap bench: $BIN/$c is not built" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "leap bench: /usr/bin/time is missing" >&2; exit 1; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-bench-leap.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-export VALGRIND_LIB=$PWD/$BUILD/valgrind
-case $BUILD in /*) export VALGRIND_LIB=$BUILD/valgrind;; esac
+need_built "$BIN/trace-synth" "$BIN/trace-leap" "$BIN/trace-deps" "$BIN/trace-db" /usr/bin/time
 
-calc() { awk "BEGIN { print ($1) }"; }   # arithmetic without bc
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
-# measure OUTVAR command...: "cpu_seconds wall_seconds peak_kib" of one run.
-# CPU time from the shell's `times` (milliseconds; /usr/bin/time rounds to
-# 10 ms, a tenth of trace-leap's time on the stencil), user + system of the
-# command and its children; elapsed time and peak memory from /usr/bin/time.
-measure() {
-  local var=$1 cpu; shift
-  cpu=$( ( /usr/bin/time -f "%e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || exit 1
-           times ) | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, "m");
-                         sub("s", "", a[2]); t += a[1] * 60 + a[2] } print t }') &&
-    [ -n "$cpu" ] || { cat "$TMP/err" >&2; exit 1; }
-  read -r e m < "$TMP/time"
-  printf -v "$var" '%s %s %s' "$cpu" "$e" "$m"
-}
 # speed NAME ACCESSES command...: median CPU seconds of RUNS runs -> M acc/s
 speed() {
   local name=$1 n=$2; shift 2
@@ -144,18 +119,18 @@ echo
 for name in leap exact; do
   r=$(rate "$name (synth mixed)")
   printf '%-6s speed, synth mixed  %6.1f M accesses/s (target >= 20)  ratio %.2f  %s\n' \
-    $name "$r" "$(calc "$r / 20")" "$(verdict "$(calc "($r >= 20) ? 1 : 0")")"
+    $name "$r" "$(calc "$r / 20")" "$(check "$r >= 20")"
 done
 r=$(rate "exact+strides (synth)")
 printf 'exact with the stride profile, synth mixed: %.1f M accesses/s (target >= 20)  ratio %.2f  %s\n' \
-  "$r" "$(calc "$r / 20")" "$(verdict "$(calc "($r >= 20) ? 1 : 0")")"
+  "$r" "$(calc "$r / 20")" "$(check "$r >= 20")"
 # The exact profiler's memory: the shadow grows with the bytes written, the
 # stride tables with the instructions (bounded per instruction), so per
 # 100 M accesses it is at most the synthetic trace's peak scaled (an upper
 # bound: the memory it touches, 64 MiB of random table, does not grow).
 pk=$(peak "exact+strides (synth)")
 printf 'exact profiler memory, synth mixed with strides: %.1f MiB peak for %d accesses, %.0f MiB per 100 M (target <= 1024)  %s\n' \
-  "$pk" "$N" "$(calc "$pk * 100000000 / $N")" "$(verdict "$(calc "($pk * 100000000 / $N <= 1024) ? 1 : 0")")"
+  "$pk" "$N" "$(calc "$pk * 100000000 / $N")" "$(check "$pk * 100000000 / $N <= 1024")"
 printf 'connors/leap speed ratio (default window): %.2f\n' \
   "$(calc "$(rate "connors (synth mixed)") / $(rate "leap (synth mixed)")")"
 [ $have_valgrind = 1 ] || { echo "valgrind or the memrec tool missing: no recorded programs"; exit 0; }
@@ -236,14 +211,13 @@ printf '%-44s %9s%% %9s%% %9s%%\n' "accesses captured (Table 1)" 46.5 "$(avg pro
 printf '%-44s %9s%% %10s %9s%%\n' "instructions captured (Table 1)" 40.5 - "$(avg trace 8)"
 
 echo
-ok() { verdict "$(calc "($1) ? 1 : 0")"; }
 printf 'LEAP within 10%% for >= 90%% of the programs'"'"' pairs: %s%% (program code), %s%% (whole trace)  %s\n' \
-  "$lp" "$lt" "$(ok "$lp >= 90")"
+  "$lp" "$lt" "$(check "$lp >= 90")"
 printf 'LEAP ahead of Connors by more than 56%%: %+.0f%% (program code), %+.0f%% (whole trace)  %s\n' \
   "$(calc "$cp > 0 ? 100 * ($lp / $cp - 1) : 0")" "$(calc "$ct > 0 ? 100 * ($lt / $ct - 1) : 0")" \
-  "$(ok "$cp > 0 && $lp / $cp > 1.56")"
+  "$(check "$cp > 0 && $lp / $cp > 1.56")"
 sp=$(avg program 5)
-printf 'strongly strided instructions found >= 95%%: %s%%  %s\n' "$sp" "$(ok "$sp >= 95")"
+printf 'strongly strided instructions found >= 95%%: %s%%  %s\n' "$sp" "$(check "$sp >= 95")"
 # Compression, every program: the program's own streams (as the paper
 # probed them) and the whole trace, whose profile for a short program is
 # mostly the dynamic linker's and libc's startup (some 200 KB whatever the
@@ -253,7 +227,7 @@ for p in "${programs[@]}"; do
   cp=$(awk -v n="$1" '$1 == n && $2 == "program" { print $6 }' "$TMP/results")
   ct=$(awk -v n="$1" '$1 == n && $2 == "trace" { print $6 }' "$TMP/results")
   printf 'profile >= 1000x smaller than 16 B/access, %-13s program code %9.0fx  %s   whole trace %7.0fx  %s\n' \
-    "$1:" "$cp" "$(ok "$cp >= 1000")" "$ct" "$(ok "$ct >= 1000")"
+    "$1:" "$cp" "$(check "$cp >= 1000")" "$ct" "$(check "$ct >= 1000")"
 done
 # Dilation: the recording and trace-leap one after the other (CPU seconds
 # added: the strict reading), and streamed through a FIFO (elapsed time:
@@ -261,9 +235,9 @@ done
 # meaningful only on an idle machine).
 printf 'recording + trace-leap on the stencil, one after the other: %.2f + %.2f s CPU (%.2fx + %.2fx) against valgrind --tool=none %.2f s: %.2fx (target <= 2; paper 11.5x native)  %s\n' \
   "$dil_rec" "$dil_leap" "$(calc "$dil_rec / $dil_none")" "$(calc "$dil_leap / $dil_none")" "$dil_none" \
-  "$(calc "($dil_rec + $dil_leap) / $dil_none")" "$(ok "($dil_rec + $dil_leap) / $dil_none <= 2")"
+  "$(calc "($dil_rec + $dil_leap) / $dil_none")" "$(check "($dil_rec + $dil_leap) / $dil_none <= 2")"
 printf 'recording into trace-leap through a FIFO: %.2f s elapsed (%.2f s CPU) against valgrind --tool=none %.2f s elapsed: %.2fx (target <= 2)  %s\n' \
-  "$dil_wpipe" "$dil_pipe" "$dil_wnone" "$(calc "$dil_wpipe / $dil_wnone")" "$(ok "$dil_wpipe / $dil_wnone <= 2")"
+  "$dil_wpipe" "$dil_pipe" "$dil_wnone" "$(calc "$dil_wpipe / $dil_wnone")" "$(check "$dil_wpipe / $dil_wnone <= 2")"
 printf 'exact profiler memory on the stencil: %s MiB peak for %s accesses (target <= 1024 MiB per 100 M)\n' \
   "$(peak "exact+strides (stencil)")" "$n"
 exit 0

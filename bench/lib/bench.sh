@@ -47,14 +47,18 @@ check() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
 verdict() { if [ "$3" = min ]; then check "$1 >= $2"; else check "$1 <= $2"; fi; }
 
 # measure VAR COMMAND...: one run of COMMAND (its output dropped), VAR set
-# to "cpu_seconds wall_seconds peak_kib" (user + system, wall clock, peak
-# resident set size); a failing command stops the benchmark with its errors.
+# to "cpu_seconds wall_seconds peak_kib": user + system of the command and
+# its children from the shell's `times` (milliseconds; /usr/bin/time
+# rounds to 10 ms), wall clock and peak resident set size from
+# /usr/bin/time. A failing command stops the benchmark with its errors.
 measure() {
-  local var=$1 u s e m; shift
-  /usr/bin/time -f "%U %S %e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" ||
-    { cat "$TMP/err" >&2; die "failed: $*"; }
-  read -r u s e m < "$TMP/time"
-  printf -v "$var" '%s %s %s' "$(calc "$u + $s")" "$e" "$m"
+  local var=$1 cpu e m; shift
+  cpu=$( ( /usr/bin/time -f "%e %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || exit 1
+           times ) | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, "m");
+                         sub("s", "", a[2]); t += a[1] * 60 + a[2] } print t }') &&
+    [ -n "$cpu" ] || { cat "$TMP/err" >&2; die "failed: $*"; }
+  read -r e m < "$TMP/time"
+  printf -v "$var" '%s %s %s' "$cpu" "$e" "$m"
 }
 
 # hyperfine_median COMMAND_LINE: median wall seconds of a shell command
