@@ -93,6 +93,9 @@ typedef struct twpp_walker {
     int (*block)(void *ctx, uint32_t symbol);
     int (*leave)(void *ctx);
     void *ctx;
+    const uint8_t *only;        /* NULL: every block; else only the blocks of
+                                 * symbols s with only[s] set are told (the
+                                 * walk is faster the fewer) */
 } twpp_walker;
 
 /* Reads every block and replays each thread's DCG in preorder, thread by

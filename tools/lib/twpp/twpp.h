@@ -134,4 +134,10 @@ int twpp_compact(const uint32_t *raw, uint32_t n, uint32_t nsymbols,
 typedef int (*twpp_emit_fn)(void *ctx, uint32_t symbol);
 int twpp_expand_path(const twpp_seq *trace, const twpp_seq *dict, twpp_emit_fn fn, void *ctx);
 
+/* The same into an array: the path's symbols s with keep[s] set (keep
+ * NULL: every symbol) appended to *out, of *n used and *cap allocated
+ * (grown as base/array.h does). 0, or -1 when out of memory. */
+int twpp_expand_path_into(const twpp_seq *trace, const twpp_seq *dict, const uint8_t *keep,
+                          uint32_t **out, size_t *n, size_t *cap);
+
 #endif /* MEMREC_TWPP_H */
