@@ -142,8 +142,9 @@ static int step(walk *w, uint32_t node, df_series x)
     }
     df_series back = { x.l - 1, x.h - 1, x.l == x.h ? 1 : x.s };
     const df_node *n = &w->g->nodes[node];
-    for (uint32_t i = 0; i < n->npreds; i++) {
-        w->pred = n->preds[i];
+    uint32_t candidates = w->g->light ? w->g->n : n->npreds;    /* light: every node */
+    for (uint32_t i = 0; i < candidates; i++) {
+        w->pred = w->g->light ? i : n->preds[i];
         const df_node *p = &w->g->nodes[w->pred];
         if (df_series_match(p->ts, p->nts, &back, matched, w) < 0)
             return -1;

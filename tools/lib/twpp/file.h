@@ -77,6 +77,12 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen);
  * -1 with a message in err. */
 int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen);
 
+/* Function i's block with each trace kept as its timestamp series
+ * (series[t]: twpp_ts_series), not expanded (traces[t]: its length in n,
+ * v NULL): for queries that move whole series (trace-dataflow). A later
+ * twpp_load_function reads it whole. 0, or -1 with a message in err. */
+int twpp_load_function_series(twpp_file *f, uint32_t i, char *err, size_t errlen);
+
 /* Blocks of path p of a function read lazily: the sum over its trace's
  * DBBs of their timestamps times the length of their chain in the path's
  * dictionary. */

@@ -68,6 +68,7 @@ typedef struct twpp_function {
     twpp_seq *dicts;
     uint32_t ndicts;
     twpp_seq *counts;           /* per trace when read lazily (twpp_ts_skim), else NULL */
+    twpp_seq *series;           /* per trace when read as series (twpp_ts_series), else NULL */
     uint64_t raw_unique_blocks; /* blocks of the unique raw traces (step 2) */
     uint64_t raw_blocks;        /* blocks of every call's trace (step 1) */
 } twpp_function;
