@@ -36,8 +36,9 @@ typedef struct walk {
     uint64_t serials;
 } walk;
 
-static int open_call(void *ctx, uint32_t fn)
+static int open_call(void *ctx, uint32_t fn, uint32_t path)
 {
+    (void)path;
     walk *w = ctx;
     if (ARRAY_FIT(w->stack, w->cap, w->depth + 1) < 0)
         return w->oom = -1;
@@ -85,7 +86,8 @@ int redund_replay(twpp_file *f, const uint8_t *marked, redund_replay_fn fn, void
         rc = -1;
     }
     if (rc == 0) {
-        twpp_walker walker = { open_call, run_block, close_call, &w, marked };
+        twpp_walker walker = { .enter = open_call, .block = run_block, .leave = close_call, .ctx = &w,
+                               .only = marked };
         rc = twpp_walk(f, &walker, err, errlen);
         if (w.oom)
             rc = -1, snprintf(err, errlen, "out of memory");

@@ -105,7 +105,7 @@ static int walk_thread(const twpp_model *m, const twpp_thread *t, const cache *c
             uint32_t f = t->fn[node], p = t->path[node++];
             rc = enter_node(m, c, f, p, &stack, &cap, &depth, err, errlen);
             if (rc == 0 && w->enter)
-                rc = w->enter(w->ctx, f);
+                rc = w->enter(w->ctx, f, p);
             continue;
         }
         if (!top)
@@ -137,8 +137,11 @@ int twpp_walk(twpp_file *f, const twpp_walker *w, char *err, size_t errlen)
         rc = twpp_load_dcg(f, err, errlen);
     if (rc == 0)
         rc = build_cache(f, w, &c, err, errlen);
-    for (uint32_t i = 0; i < m->nthreads && rc == 0; i++)
-        rc = walk_thread(m, &m->threads[i], &c, w, err, errlen);
+    for (uint32_t i = 0; i < m->nthreads && rc == 0; i++) {
+        rc = w->thread ? w->thread(w->ctx, i) : 0;
+        if (rc == 0)
+            rc = walk_thread(m, &m->threads[i], &c, w, err, errlen);
+    }
     free_cache(&c);
     return rc;
 }
