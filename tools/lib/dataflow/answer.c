@@ -68,7 +68,7 @@ static int step_forward(void *ctx, uint32_t s)
 
 /* Path p's answer (one call's), added to out weighted by its calls. */
 static int answer_path(const df_spec *d, const twpp_function *fn,
-                       const df_cfg *g, uint32_t p, const uint32_t *targets, uint32_t n,
+                       df_cfg *g, uint32_t p, const uint32_t *targets, uint32_t n,
                        int check, df_result *out)
 {
     const twpp_seq *dict = &fn->dicts[fn->paths[p].dict];

@@ -152,7 +152,7 @@ void df_calls_free(df_calls *c)
 typedef struct group_query {
     const df_spec *d;
     const twpp_function *fn;
-    const df_cfg *g;
+    df_cfg *g;
     const uint32_t *targets;
     uint32_t ntargets;
     uint8_t *effect;            /* per node */

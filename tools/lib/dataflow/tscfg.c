@@ -166,9 +166,7 @@ int df_cfg_build(const twpp_seq *trace, uint32_t nsymbols, df_cfg *g)
     return rc;
 }
 
-/* A graph from series: nodes and entries as the file lists them, node_at
- * by expanding the entries (a store per timestamp, not the whole build's
- * sort and re-encoding). */
+/* A graph from series: nodes and entries as the file lists them. */
 static int build_from_series(const twpp_seq *series, df_cfg *g)
 {
     const uint32_t *v = series->v;
@@ -177,13 +175,8 @@ static int build_from_series(const twpp_seq *series, df_cfg *g)
     g->n = n;
     g->nodes = calloc(n ? n : 1, sizeof *g->nodes);
     g->all_ts = malloc((entries ? entries : 1) * sizeof *g->all_ts);
-    g->node_at = malloc(((size_t)g->length + 1) * sizeof *g->node_at);
-    if (!g->nodes || !g->all_ts || !g->node_at)
+    if (!g->nodes || !g->all_ts)
         return -1;
-    /* a timestamp no entry takes (only in a corrupt file: twpp_ts_series
-     * does not check the DBBs are disjoint) is taken as node 0's */
-    memset(g->node_at, 0, ((size_t)g->length + 1) * sizeof *g->node_at);
-    g->node_at[0] = UINT32_MAX;             /* before the first timestamp: the entry */
     uint32_t k = 2, used = 0;
     for (uint32_t d = 0; d < n; d++) {
         df_node *x = &g->nodes[d];
@@ -192,12 +185,28 @@ static int build_from_series(const twpp_seq *series, df_cfg *g)
         x->nts = v[k + 2];
         x->ts = g->all_ts + used;
         k += 3;
-        for (uint32_t e = 0; e < x->nts; e++, k += 3) {
+        for (uint32_t e = 0; e < x->nts; e++, k += 3)
             g->all_ts[used++] = (df_series){ v[k], v[k + 1], v[k + 2] };
-            for (uint64_t t = v[k]; t <= v[k + 1]; t += v[k + 2])
-                g->node_at[t] = d;
-        }
     }
+    return 0;
+}
+
+int df_cfg_fill_node_at(df_cfg *g)
+{
+    if (g->node_at)
+        return 0;
+    if (!(g->node_at = malloc(((size_t)g->length + 1) * sizeof *g->node_at)))
+        return -1;
+    /* a timestamp no entry takes (only in a corrupt file: twpp_ts_series
+     * does not check the DBBs are disjoint) is taken as node 0's */
+    memset(g->node_at, 0, ((size_t)g->length + 1) * sizeof *g->node_at);
+    g->node_at[0] = UINT32_MAX;             /* before the first timestamp: the entry */
+    for (uint32_t k = 0; k < g->n; k++)
+        for (uint32_t e = 0; e < g->nodes[k].nts; e++) {
+            const df_series *x = &g->nodes[k].ts[e];
+            for (uint64_t t = x->l; t <= x->h; t += x->s)
+                g->node_at[t] = k;
+        }
     return 0;
 }
 
@@ -205,7 +214,8 @@ int df_cfg_from_series(const twpp_seq *series, df_cfg *g)
 {
     memset(g, 0, sizeof *g);
     g->light = series->v[1] <= DF_LIGHT_NODES;
-    if (build_from_series(series, g) < 0 || (!g->light && link(g) < 0)) {
+    if (build_from_series(series, g) < 0 ||
+        (!g->light && (df_cfg_fill_node_at(g) < 0 || link(g) < 0))) {
         df_cfg_free(g);
         return -1;
     }
