@@ -127,8 +127,11 @@ static void query(const char *path)
     if (i < 0)
         cli_fail(path, "no function '%s'", function);
     double t0 = now_ms();
+    /* the queries move whole series: the function's traces are read as
+     * series unless the forward check or --calls expand them */
+    int whole = check || follow_calls;
     if (twpp_load_symbols(file, err, sizeof err) < 0 || twpp_load_points(file, err, sizeof err) < 0 ||
-        twpp_load_function(file, (uint32_t)i, err, sizeof err) < 0)
+        (whole ? twpp_load_function : twpp_load_function_series)(file, (uint32_t)i, err, sizeof err) < 0)
         cli_fail(path, "%s", err);
     const twpp_model *m = twpp_file_model(file);
     uint32_t n;

@@ -40,8 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f)
         return 0;
     const twpp_model *m = twpp_file_model(f);
-    for (uint32_t i = 0; i < m->nfunctions; i++)
+    for (uint32_t i = 0; i < m->nfunctions; i++) {    /* as series, then whole */
+        twpp_load_function_series(f, i, err, sizeof err);
         twpp_load_function(f, i, err, sizeof err);
+    }
     uint64_t n = 0;
     twpp_expand(f, count_block, &n, err, sizeof err);
     if (twpp_load_points(f, err, sizeof err) == 0)

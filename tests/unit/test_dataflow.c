@@ -3,7 +3,9 @@
  * intersection against brute force; the annotated CFG of Figure 3.1's
  * main (1.2.2.2.2.2.6: T(2) = 2:6, edges 1->2, 2->2, 2->6); backward
  * queries <T, n>_d on random traces with random GEN/KILL sets (whole
- * nodes and single timestamps) against a walk back over the plain trace.
+ * nodes and single timestamps) against a walk back over the plain trace,
+ * on graphs built from the trace and from its series as the file stores
+ * them (df_cfg_from_series: light with few nodes, whole with many).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include "dataflow/query.h"
 #include "dataflow/series.h"
 #include "dataflow/tscfg.h"
+#include "twpp/timestamps.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint64_t rnd(void)
@@ -115,6 +118,66 @@ static int walk_back(const uint8_t *gen_at, const uint8_t *kill_at, uint32_t t)
 
 #define LEN 400
 
+/* The graph of trace from its series, as a .twpp file stores them. */
+static void from_series(const twpp_seq *trace, uint32_t nsym, df_cfg *g)
+{
+    twpp_buf b = { 0 };
+    twpp_seq series;
+    assert_int_equal(twpp_ts_write(&b, trace, nsym), 0);
+    twpp_cur c = { b.p, b.p + b.n, 0 };
+    assert_int_equal(twpp_ts_series(&c, nsym, &series), 0);
+    assert_ptr_equal(c.p, c.end);
+    assert_int_equal(df_cfg_from_series(&series, g), 0);
+    free(series.v);
+    free(b.p);
+}
+
+/* Graphs from series have the whole build's nodes, entries and node_at,
+ * and its predecessors unless light. */
+static void same_graph(const df_cfg *a, df_cfg *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_int_equal(a->length, b->length);
+    assert_int_equal(df_cfg_fill_node_at(b), 0);
+    assert_memory_equal(a->node_at + 1, b->node_at + 1, a->length * sizeof *a->node_at);
+    for (uint32_t k = 0; k < a->n; k++) {
+        assert_int_equal(a->nodes[k].dbb, b->nodes[k].dbb);
+        assert_int_equal(a->nodes[k].count, b->nodes[k].count);
+        assert_int_equal(a->nodes[k].nts, b->nodes[k].nts);
+        assert_memory_equal(a->nodes[k].ts, b->nodes[k].ts, a->nodes[k].nts * sizeof *a->nodes[k].ts);
+        if (!b->light) {
+            assert_int_equal(a->nodes[k].npreds, b->nodes[k].npreds);
+            assert_memory_equal(a->nodes[k].preds, b->nodes[k].preds,
+                                a->nodes[k].npreds * sizeof *a->nodes[k].preds);
+        }
+    }
+}
+
+static void test_series_graphs(void **state)
+{
+    (void)state;
+    static uint32_t v[4000];
+    for (int round = 0; round < 40; round++) {
+        uint32_t n = 1 + (uint32_t)(rnd() % 4000), nsym = 2 + (uint32_t)(rnd() % 200);
+        for (uint32_t i = 0; i < n;) {      /* loops, as in test_random_queries */
+            uint32_t body = 1 + (uint32_t)(rnd() % 6), reps = 1 + (uint32_t)(rnd() % 20), b[6];
+            for (uint32_t j = 0; j < body; j++)
+                b[j] = (uint32_t)(rnd() % nsym);
+            for (uint32_t r = 0; r < reps; r++)
+                for (uint32_t j = 0; j < body && i < n; j++)
+                    v[i++] = b[j];
+        }
+        twpp_seq trace = { v, n };
+        df_cfg a, b;
+        assert_int_equal(df_cfg_build(&trace, nsym, &a), 0);
+        from_series(&trace, nsym, &b);
+        assert_int_equal(b.light, a.n <= DF_LIGHT_NODES);
+        same_graph(&a, &b);
+        df_cfg_free(&a);
+        df_cfg_free(&b);
+    }
+}
+
 static void test_random_queries(void **state)
 {
     (void)state;
@@ -154,9 +217,16 @@ static void test_random_queries(void **state)
             }
         }
         df_fact d = { effect, gen, kill, ngen, nkill };
+        df_cfg light;           /* the same graph from series: few nodes, light */
+        from_series(&trace, nsym, &light);
+        assert_true(light.light);
         for (uint32_t k = 0; k < g.n; k++) {
-            df_answer a;
+            df_answer a, b;
             assert_int_equal(df_query(&g, &d, k, NULL, 0, DF_NONE, &a), 0);
+            assert_int_equal(df_query(&light, &d, k, NULL, 0, DF_NONE, &b), 0);
+            assert_int_equal(a.holds, b.holds);
+            assert_int_equal(a.fails, b.fails);
+            assert_int_equal(a.entry, b.entry);
             uint64_t want[3] = { 0, 0, 0 };
             for (uint32_t t = 1; t <= n; t++)
                 if ((uint32_t)df_cfg_node(&g, v[t - 1]) == k) {
@@ -168,6 +238,7 @@ static void test_random_queries(void **state)
             assert_int_equal(a.entry, want[2]);
         }
         df_cfg_free(&g);
+        df_cfg_free(&light);
     }
 }
 
@@ -177,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_intersect),
         cmocka_unit_test(test_figure_3_1_main),
         cmocka_unit_test(test_random_queries),
+        cmocka_unit_test(test_series_graphs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,8 @@
  * gives Figures 3.3-3.7 exactly; the timestamp series are those of
  * section 3.1 and Figure 5.6; random programs (calls, returns, unmatched
  * returns, threads, a call as a thread's last block) come back block for
- * block from the file, and read lazily (TWPP form) count as many blocks; every truncation and many corruptions of a file
+ * block from the file, and read lazily (TWPP form) count as many blocks,
+ * read as series give the same traces; every truncation and many corruptions of a file
  * give an error, never a crash; LZW expands what it compressed.
  */
 #include <stdarg.h>
@@ -261,6 +262,36 @@ static int collect(void *ctx, uint32_t s)
 
 static char path[] = "/tmp/test_twpp_XXXXXX";
 
+/* Every function of f read as series (twpp_load_function_series) gives
+ * back, expanded, the traces a whole read of the file gives. */
+static void assert_series(twpp_file *f)
+{
+    char err[256];
+    twpp_file *whole = twpp_open(path, err, sizeof err);
+    assert_non_null(whole);
+    const twpp_model *m = twpp_file_model(f), *w = twpp_file_model(whole);
+    for (uint32_t i = 0; i < m->nfunctions; i++) {
+        assert_int_equal(twpp_load_function_series(f, i, err, sizeof err), 0);
+        assert_int_equal(twpp_load_function(whole, i, err, sizeof err), 0);
+        const twpp_function *fn = &m->functions[i];
+        for (uint32_t t = 0; t < fn->ntraces; t++) {
+            const twpp_seq *want = &w->functions[i].traces[t], *s = &fn->series[t];
+            uint32_t *got = calloc(want->n + 1, sizeof *got);
+            assert_int_equal(s->v[0], want->n);
+            for (uint32_t d = 0, k = 2; d < s->v[1]; d++) {
+                uint32_t id = s->v[k], entries = s->v[k + 2];
+                k += 3;
+                for (uint32_t e = 0; e < entries; e++, k += 3)
+                    for (uint32_t x = s->v[k]; x <= s->v[k + 1]; x += s->v[k + 2])
+                        got[x - 1] = id;
+            }
+            assert_memory_equal(got, want->v, want->n * sizeof *got);
+            free(got);
+        }
+    }
+    twpp_close(whole);
+}
+
 /* Writes m, reads it back and checks the expansion against executed. */
 static void assert_round_trip(twpp_model *m)
 {
@@ -278,6 +309,7 @@ static void assert_round_trip(twpp_model *m)
             counted += twpp_path_blocks(&fm->functions[i], p) * fm->functions[i].paths[p].calls;
     }
     assert_int_equal(counted, nexecuted);
+    assert_series(f);
     nexpanded = 0;
     assert_int_equal(twpp_expand(f, collect, (void *)twpp_file_model(f), err, sizeof err), 0);
     assert_int_equal(nexpanded, nexecuted);
@@ -332,6 +364,8 @@ static int read_everything(void)
     twpp_file *f = twpp_open(path, err, sizeof err);
     if (!f)
         return -1;
+    for (uint32_t i = 0; i < twpp_file_model(f)->nfunctions; i++)   /* as series, then whole */
+        twpp_load_function_series(f, i, err, sizeof err);
     nexpanded = 0;
     int rc = twpp_expand(f, collect, (void *)twpp_file_model(f), err, sizeof err);
     twpp_close(f);

@@ -68,7 +68,7 @@ static int step_forward(void *ctx, uint32_t s)
 
 /* Path p's answer (one call's), added to out weighted by its calls. */
 static int answer_path(const df_spec *d, const twpp_function *fn,
-                       const df_cfg *g, uint32_t p, const uint32_t *targets, uint32_t n,
+                       df_cfg *g, uint32_t p, const uint32_t *targets, uint32_t n,
                        int check, df_result *out)
 {
     const twpp_seq *dict = &fn->dicts[fn->paths[p].dict];
@@ -109,7 +109,7 @@ static int answer_path(const df_spec *d, const twpp_function *fn,
     }
     out->paths += found;
     free(effect);
-    if (check && found) {
+    if (check && found && fn->traces[fn->paths[p].trace].v) {     /* needs the traces whole */
         forward w = { .d = d, .targets = targets, .n = n };
         if (twpp_expand_path(&fn->traces[fn->paths[p].trace], dict, step_forward, &w) != 0)
             return -1;
@@ -151,7 +151,9 @@ int df_answer_at(const twpp_file *f, const df_spec *d, const uint32_t *targets, 
         uint32_t p = order[i], t = fn->paths[p].trace;
         if ((int64_t)t != built) {
             df_cfg_free(&g);
-            if ((rc = df_cfg_build_with(&fn->traces[t], index, &g)) < 0)
+            rc = fn->series ? df_cfg_from_series(&fn->series[t], &g)   /* read as series */
+                            : df_cfg_build_with(&fn->traces[t], index, &g);
+            if (rc < 0)
                 break;
             built = t;
         }

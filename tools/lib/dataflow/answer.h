@@ -32,8 +32,9 @@ typedef struct df_result {
 uint32_t *df_block_symbols(const twpp_model *m, const char *block, uint32_t *n);
 
 /* Answers fact d just before the executions of the symbols in targets
- * (n of them) in function d->fn of f (its block loaded). 0, or -1 when
- * out of memory. */
+ * (n of them) in function d->fn of f (its block loaded: as series,
+ * twpp_load_function_series, is fastest; check needs it whole,
+ * twpp_load_function). 0, or -1 when out of memory. */
 int df_answer_at(const twpp_file *f, const df_spec *d, const uint32_t *targets, uint32_t n,
                  int check, df_result *out);
 

@@ -10,7 +10,7 @@
 #include "dataflow/table.h"
 #include "dataflow/tscfg.h"
 
-/* An open call while expanding. */
+/* An open call while walking. */
 typedef struct frame {
     uint32_t fn, path;
     uint8_t state;              /* the last effect in this call so far (callees included) */
@@ -18,24 +18,20 @@ typedef struct frame {
     size_t vec;                 /* a call of the function: where its vector starts */
 } frame;
 
-/* The expansion's state. */
+/* The walk's state (twpp_walk's callbacks). */
 typedef struct walk {
     const twpp_model *m;
     const df_spec *d;
     const uint32_t *targets;
     uint32_t ntargets;
-    uint64_t *path_len;         /* blocks of every (function, path), from first[fn] */
-    uint64_t *first;
-    uint32_t thread;
-    uint64_t node, left;        /* the thread's next DCG node; its blocks still to come */
     frame *stack;
     size_t depth, cap;
-    int pending;                /* the next block opens a call */
-    int64_t pending_slot;
+    int64_t pending_slot;       /* the call just made: its slot in the caller's vector */
     uint8_t *vec;               /* the open calls of the function: callee effects */
     size_t nvec, veccap;
     u64map group_of;            /* hash -> 1 + group index (probing on) */
     df_calls *out;
+    int oom;
 } walk;
 
 static int is_target(const walk *w, uint32_t s)
@@ -79,12 +75,14 @@ static int add_group(walk *w, uint32_t path, const uint8_t *e, uint32_t n)
     }
 }
 
-static int close_call(walk *w)
+/* The innermost call returns: its effect goes to its caller. */
+static int close_call(void *ctx)
 {
+    walk *w = ctx;
     frame f = w->stack[--w->depth];
     if (f.fn == w->d->fn) {
         if (add_group(w, f.path, w->vec + f.vec, (uint32_t)(w->nvec - f.vec)) < 0)
-            return -1;
+            return w->oom = -1;
         w->nvec = f.vec;
     }
     if (w->depth && f.state != DF_NONE)
@@ -94,37 +92,22 @@ static int close_call(walk *w)
     return 0;
 }
 
-static int open_call(walk *w)
+static int open_call(void *ctx, uint32_t fn, uint32_t path)
 {
-    const twpp_thread *t = &w->m->threads[w->thread];
-    if (w->node >= t->nnodes || ARRAY_FIT(w->stack, w->cap, w->depth + 1) < 0)
-        return -1;
-    uint32_t fn = t->fn[w->node], path = t->path[w->node++];
+    walk *w = ctx;
+    if (ARRAY_FIT(w->stack, w->cap, w->depth + 1) < 0)
+        return w->oom = -1;
     w->stack[w->depth++] = (frame){ fn, path, DF_NONE, w->pending_slot, w->nvec };
-    w->pending = 0;
     w->pending_slot = -1;
     return 0;
 }
 
-/* The next thread with blocks: its length from its DCG. */
-static void next_thread(walk *w)
-{
-    while (w->left == 0 && w->thread + 1 < w->m->nthreads) {
-        const twpp_thread *t = &w->m->threads[++w->thread];
-        w->node = 0;
-        for (uint64_t k = 0; k < t->nnodes; k++)
-            w->left += w->path_len[w->first[t->fn[k]] + t->path[k]];
-    }
-    w->pending = 1;
-}
-
-static int emit(void *ctx, uint32_t s)
+static int run_block(void *ctx, uint32_t s)
 {
     walk *w = ctx;
-    if ((w->pending || !w->depth) && open_call(w) < 0)
-        return -1;
     frame *top = &w->stack[w->depth - 1];
     int mine = top->fn == w->d->fn;
+    w->pending_slot = -1;       /* a slot is for the call entered right after its call exit */
     if (mine && is_target(w, s)) {
         df_answer *a = &w->out->walked;
         *(top->state == DF_GEN ? &a->holds : top->state == DF_KILL ? &a->fails : &a->entry) += 1;
@@ -132,69 +115,12 @@ static int emit(void *ctx, uint32_t s)
     df_effect e = df_spec_effect(w->d, top->fn, s);
     if (e != DF_NONE)
         top->state = (uint8_t)e;
-    uint32_t jump = w->m->symbols[s].jump;
-    if (jump == MR_JUMP_CALL) {
-        w->pending = 1;
-        w->pending_slot = -1;
-        if (mine) {             /* a slot for the callee's effect */
-            if (ARRAY_FIT(w->vec, w->veccap, w->nvec + 1) < 0)
-                return -1;
-            w->vec[w->nvec] = DF_NONE;
-            w->pending_slot = (int64_t)w->nvec++;
-        }
-    } else if (jump == MR_JUMP_RET) {
-        if (close_call(w) < 0)
-            return -1;
-        w->pending = w->depth == 0;
+    if (mine && w->m->symbols[s].jump == MR_JUMP_CALL) {     /* a slot for the callee's effect */
+        if (ARRAY_FIT(w->vec, w->veccap, w->nvec + 1) < 0)
+            return w->oom = -1;
+        w->vec[w->nvec] = DF_NONE;
+        w->pending_slot = (int64_t)w->nvec++;
     }
-    if (--w->left == 0) {       /* the thread's last block: its open calls end */
-        while (w->depth)
-            if (close_call(w) < 0)
-                return -1;
-        next_thread(w);
-    }
-    return 0;
-}
-
-/* Every (function, path)'s length in blocks, and the first thread's. */
-static int lengths(twpp_file *f, walk *w, char *err, size_t errlen)
-{
-    const twpp_model *m = w->m;
-    uint64_t total = 0;
-    if (twpp_load_symbols(f, err, errlen) < 0 || twpp_load_dcg(f, err, errlen) < 0)
-        return -1;
-    if (!(w->first = calloc((size_t)m->nfunctions + 1, sizeof *w->first)))
-        return snprintf(err, errlen, "out of memory"), -1;
-    for (uint32_t i = 0; i < m->nfunctions; i++) {
-        if (twpp_load_function(f, i, err, errlen) < 0)
-            return -1;
-        w->first[i] = total;
-        total += m->functions[i].npaths;
-    }
-    if (!(w->path_len = calloc(total + 1, sizeof *w->path_len)))
-        return snprintf(err, errlen, "out of memory"), -1;
-    for (uint32_t i = 0; i < m->nfunctions; i++) {
-        const twpp_function *fn = &m->functions[i];
-        for (uint32_t p = 0; p < fn->npaths; p++) {
-            const twpp_seq *t = &fn->traces[fn->paths[p].trace], *dict = &fn->dicts[fn->paths[p].dict];
-            uint64_t n = 0;
-            for (uint32_t k = 0; k < t->n; k++) {
-                const uint32_t *chain;
-                uint32_t len, one;
-                df_dict_chain(dict, t->v[k], &chain, &len, &one);
-                n += len;
-            }
-            w->path_len[w->first[i] + p] = n;
-        }
-    }
-    w->thread = UINT32_MAX;     /* next_thread starts at thread 0 */
-    w->left = 0;
-    while (w->left == 0 && w->thread + 1 < m->nthreads) {
-        const twpp_thread *t = &m->threads[++w->thread];
-        for (uint64_t k = 0; k < t->nnodes; k++)
-            w->left += w->path_len[w->first[t->fn[k]] + t->path[k]];
-    }
-    w->pending = 1;
     return 0;
 }
 
@@ -203,21 +129,15 @@ int df_calls_collect(twpp_file *f, const df_spec *d, const uint32_t *targets, ui
 {
     walk w = { .m = twpp_file_model(f), .d = d, .targets = targets, .ntargets = n,
                .pending_slot = -1, .out = out };
+    twpp_walker walker = { .enter = open_call, .block = run_block, .leave = close_call, .ctx = &w };
     memset(out, 0, sizeof *out);
-    int rc = lengths(f, &w, err, errlen);
-    if (rc == 0 && (rc = twpp_expand(f, emit, &w, err, errlen)) > 0) {
-        snprintf(err, errlen, "out of memory, or a DCG that does not fit its paths");
-        rc = -1;
-    }
-    while (rc == 0 && w.depth)              /* a last thread cut short */
-        if ((rc = close_call(&w)) < 0)
-            snprintf(err, errlen, "out of memory");
-    free(w.first);
-    free(w.path_len);
+    int rc = twpp_walk(f, &walker, err, errlen);
+    if (w.oom)
+        snprintf(err, errlen, "out of memory");
     free(w.stack);
     free(w.vec);
     u64map_free(&w.group_of);
-    return rc;
+    return rc || w.oom ? -1 : 0;
 }
 
 void df_calls_free(df_calls *c)
@@ -232,7 +152,7 @@ void df_calls_free(df_calls *c)
 typedef struct group_query {
     const df_spec *d;
     const twpp_function *fn;
-    const df_cfg *g;
+    df_cfg *g;
     const uint32_t *targets;
     uint32_t ntargets;
     uint8_t *effect;            /* per node */

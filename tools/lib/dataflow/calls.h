@@ -8,12 +8,10 @@
  * of their callees in order, and each group is one query, with the nodes
  * that hold calls generating or killing at some of their timestamps.
  *
- * The effects come from expanding the whole program (twpp_expand) and
- * rebuilding its calls from the blocks' exits by TWPP's rules (twpp.h: a
- * call exit makes the next block a new call's first, a return ends the
- * call after itself, the DCG in preorder names each call's path; a thread
- * ends after its calls' blocks). The same walk counts the answer the plain
- * way, call by call, for --check.
+ * The effects come from replaying the whole program's calls (twpp_walk:
+ * each thread's DCG in preorder, a callee entered at its caller's call
+ * exit, each call with its path). The same walk counts the answer the
+ * plain way, call by call, for --check.
  */
 #ifndef MEMREC_DATAFLOW_CALLS_H
 #define MEMREC_DATAFLOW_CALLS_H

@@ -14,7 +14,7 @@ typedef struct pending {
 
 /* The worklist and the answer, handed to the matching callback. */
 typedef struct walk {
-    const df_cfg *g;
+    df_cfg *g;
     const df_fact *d;
     pending *items;
     size_t n, cap;
@@ -104,6 +104,13 @@ static int matched(void *ctx, const df_series *piece, uint32_t entry)
  * nodes are transparent. */
 static int step_one(walk *w, uint32_t t)
 {
+    if (t == 1) {               /* the call's first block: nothing before */
+        w->a->steps++;
+        w->a->entry++;
+        return 0;
+    }
+    if (!w->g->node_at && df_cfg_fill_node_at(w->g) < 0)
+        return -1;
     const df_cfg *g = w->g;
     for (;;) {
         w->a->steps++;
@@ -142,8 +149,9 @@ static int step(walk *w, uint32_t node, df_series x)
     }
     df_series back = { x.l - 1, x.h - 1, x.l == x.h ? 1 : x.s };
     const df_node *n = &w->g->nodes[node];
-    for (uint32_t i = 0; i < n->npreds; i++) {
-        w->pred = n->preds[i];
+    uint32_t candidates = w->g->light ? w->g->n : n->npreds;    /* light: every node */
+    for (uint32_t i = 0; i < candidates; i++) {
+        w->pred = w->g->light ? i : n->preds[i];
         const df_node *p = &w->g->nodes[w->pred];
         if (df_series_match(p->ts, p->nts, &back, matched, w) < 0)
             return -1;
@@ -151,7 +159,7 @@ static int step(walk *w, uint32_t node, df_series x)
     return 0;
 }
 
-int df_query(const df_cfg *g, const df_fact *d, uint32_t n, const df_series *t, uint32_t nt,
+int df_query(df_cfg *g, const df_fact *d, uint32_t n, const df_series *t, uint32_t nt,
              df_effect before, df_answer *out)
 {
     memset(out, 0, sizeof *out);

@@ -46,8 +46,9 @@ typedef struct df_answer {
 /* Answers <T, n>_d for the series T (subsets of node n's entries; NULL:
  * all of T(n)) given the effect of the part of n before the query point
  * (DF_NONE when the point is n's start; DF_GEN or DF_KILL answer every
- * timestamp at once). 0, or -1 when out of memory. */
-int df_query(const df_cfg *g, const df_fact *d, uint32_t n, const df_series *t, uint32_t nt,
+ * timestamp at once). A light graph's node_at is made here when the
+ * walk first needs it (df_cfg_fill_node_at). 0, or -1 when out of memory. */
+int df_query(df_cfg *g, const df_fact *d, uint32_t n, const df_series *t, uint32_t nt,
              df_effect before, df_answer *out);
 
 #endif

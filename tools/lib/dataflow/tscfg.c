@@ -97,28 +97,29 @@ static int annotate(const twpp_seq *trace, const uint32_t *index, df_cfg *g)
     return 0;
 }
 
-/* Predecessor lists: every distinct pair of consecutive DBBs. A node's
- * predecessors are few, so a linear look before adding suffices; the
- * lists are made in a first pass with room for every occurrence, then
- * packed. */
-static int link(const twpp_seq *trace, const uint32_t *index, df_cfg *g)
+/* Predecessor lists: every distinct pair of consecutive DBBs (from
+ * node_at). A node's predecessors are few, so a linear look before adding
+ * suffices; the lists are made in a first pass with room for every
+ * occurrence, then packed. */
+static int link(df_cfg *g)
 {
+    const uint32_t *at = g->node_at;
     uint32_t *room = calloc(g->n + 1, sizeof *room);
-    uint32_t *tmp = malloc((trace->n ? trace->n : 1) * sizeof *tmp);
+    uint32_t *tmp = malloc((g->length ? g->length : 1) * sizeof *tmp);
     if (!room || !tmp) {
         free(room);
         free(tmp);
         return -1;
     }
-    for (uint32_t i = 1; i < trace->n; i++)
-        room[index[trace->v[i]] - 1 + 1]++;
+    for (uint32_t t = 2; t <= g->length; t++)
+        room[at[t] + 1]++;
     for (uint32_t k = 0; k < g->n; k++)
         room[k + 1] += room[k];
     for (uint32_t k = 0; k < g->n; k++)
         g->nodes[k].preds = tmp + room[k];
-    for (uint32_t i = 1; i < trace->n; i++) {
-        df_node *x = &g->nodes[index[trace->v[i]] - 1];
-        uint32_t p = index[trace->v[i - 1]] - 1, j = 0;
+    for (uint32_t t = 2; t <= g->length; t++) {
+        df_node *x = &g->nodes[at[t]];
+        uint32_t p = at[t - 1], j = 0;
         if (x->npreds && x->preds[x->npreds - 1] == p)
             continue;           /* the edge just seen (loops repeat it) */
         while (j < x->npreds && x->preds[j] != p)
@@ -149,8 +150,7 @@ int df_cfg_build_with(const twpp_seq *trace, uint32_t *index, df_cfg *g)
 {
     memset(g, 0, sizeof *g);
     g->length = trace->n;
-    int rc = number_nodes(trace, index, g) < 0 || annotate(trace, index, g) < 0 ||
-             link(trace, index, g) < 0 ? -1 : 0;
+    int rc = number_nodes(trace, index, g) < 0 || annotate(trace, index, g) < 0 || link(g) < 0 ? -1 : 0;
     for (uint32_t i = 0; i < trace->n; i++)     /* the scratch back to zeros */
         index[trace->v[i]] = 0;
     if (rc < 0)
@@ -164,4 +164,60 @@ int df_cfg_build(const twpp_seq *trace, uint32_t nsymbols, df_cfg *g)
     int rc = index ? df_cfg_build_with(trace, index, g) : -1;
     free(index);
     return rc;
+}
+
+/* A graph from series: nodes and entries as the file lists them. */
+static int build_from_series(const twpp_seq *series, df_cfg *g)
+{
+    const uint32_t *v = series->v;
+    uint32_t n = v[1], entries = (series->n - 2 - 3 * n) / 3;
+    g->length = v[0];
+    g->n = n;
+    g->nodes = calloc(n ? n : 1, sizeof *g->nodes);
+    g->all_ts = malloc((entries ? entries : 1) * sizeof *g->all_ts);
+    if (!g->nodes || !g->all_ts)
+        return -1;
+    uint32_t k = 2, used = 0;
+    for (uint32_t d = 0; d < n; d++) {
+        df_node *x = &g->nodes[d];
+        x->dbb = v[k];
+        x->count = v[k + 1];
+        x->nts = v[k + 2];
+        x->ts = g->all_ts + used;
+        k += 3;
+        for (uint32_t e = 0; e < x->nts; e++, k += 3)
+            g->all_ts[used++] = (df_series){ v[k], v[k + 1], v[k + 2] };
+    }
+    return 0;
+}
+
+int df_cfg_fill_node_at(df_cfg *g)
+{
+    if (g->node_at)
+        return 0;
+    if (!(g->node_at = malloc(((size_t)g->length + 1) * sizeof *g->node_at)))
+        return -1;
+    /* a timestamp no entry takes (only in a corrupt file: twpp_ts_series
+     * does not check the DBBs are disjoint) is taken as node 0's */
+    memset(g->node_at, 0, ((size_t)g->length + 1) * sizeof *g->node_at);
+    g->node_at[0] = UINT32_MAX;             /* before the first timestamp: the entry */
+    for (uint32_t k = 0; k < g->n; k++)
+        for (uint32_t e = 0; e < g->nodes[k].nts; e++) {
+            const df_series *x = &g->nodes[k].ts[e];
+            for (uint64_t t = x->l; t <= x->h; t += x->s)
+                g->node_at[t] = k;
+        }
+    return 0;
+}
+
+int df_cfg_from_series(const twpp_seq *series, df_cfg *g)
+{
+    memset(g, 0, sizeof *g);
+    g->light = series->v[1] <= DF_LIGHT_NODES;
+    if (build_from_series(series, g) < 0 ||
+        (!g->light && (df_cfg_fill_node_at(g) < 0 || link(g) < 0))) {
+        df_cfg_free(g);
+        return -1;
+    }
+    return 0;
 }

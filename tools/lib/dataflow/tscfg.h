@@ -33,9 +33,12 @@ typedef struct df_cfg {
     uint32_t length;            /* timestamps: the trace's length */
     uint32_t *node_at;          /* timestamp t -> the node that ran at t (t from 1;
                                  * the trace itself, by node): a singleton's
-                                 * predecessor without a search */
+                                 * predecessor without a search (NULL in a
+                                 * light graph until a query needs it) */
     df_series *all_ts;          /* storage of every node's entries */
     uint32_t *all_preds;        /* storage of every node's predecessors */
+    int light;                  /* made from series with few nodes: no predecessor
+                                 * lists, every node is a candidate */
 } df_cfg;
 
 /* Builds the annotated CFG of a compacted trace (DBB ids below nsymbols).
@@ -46,6 +49,23 @@ void df_cfg_free(df_cfg *g);
 /* df_cfg_build with a caller's scratch of nsymbols zeros, given back
  * zeroed: many traces of one function without a scan of every symbol. */
 int df_cfg_build_with(const twpp_seq *trace, uint32_t *index, df_cfg *g);
+
+/* Graphs of at most this many nodes are made light from series. */
+#define DF_LIGHT_NODES 64
+
+/* The annotated CFG of a trace read as series (twpp_ts_series): nodes
+ * and their entries straight from the file; nothing sorted or
+ * re-encoded. A trace of few DBBs (DF_LIGHT_NODES) gives a light graph
+ * without predecessor lists: a query tries every node as a predecessor
+ * (one that is not holds no t - 1 of the node's T, so the answer is the
+ * same), and its node_at is made only when a query needs it. A larger
+ * trace gets node_at and its predecessors at once. 0, or -1 when out of
+ * memory. */
+int df_cfg_from_series(const twpp_seq *series, df_cfg *g);
+
+/* Makes node_at from the nodes' entries if not made yet (a store per
+ * timestamp). 0, or -1 when out of memory. */
+int df_cfg_fill_node_at(df_cfg *g);
 
 /* The node of DBB dbb, or -1 when the trace has none. */
 int64_t df_cfg_node(const df_cfg *g, uint32_t dbb);

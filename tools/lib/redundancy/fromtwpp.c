@@ -66,13 +66,58 @@ static int by_key(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Sorts k and drops repeats. */
-static void sort_unique(keys *k)
+/* Sorts k: a least-significant-digit radix sort by 16-bit digits,
+ * skipping the digits every key shares (qsort took a tenth of the time on
+ * gzip's 2.7 M keys). 0, or -1 when out of memory. */
+static int sort_keys(keys *k)
 {
-    if (!k->n)
-        return;
-    qsort(k->v, k->n, sizeof *k->v, by_key);
-    size_t u = 1;
+    if (k->n < 2)
+        return 0;
+    if (k->n < 4096) {                  /* the digit counts would cost more */
+        qsort(k->v, k->n, sizeof *k->v, by_key);
+        return 0;
+    }
+    uint64_t *tmp = malloc(k->n * sizeof *tmp), *src = k->v, *dst = tmp;
+    size_t *count = calloc(1u << 16, sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    uint64_t all_or = 0, all_and = ~(uint64_t)0;
+    for (size_t i = 0; i < k->n; i++) {
+        all_or |= k->v[i];
+        all_and &= k->v[i];
+    }
+    for (int shift = 0; shift < 64; shift += 16) {
+        if (((all_or ^ all_and) >> shift & 0xffff) == 0)
+            continue;                   /* every key has this digit */
+        memset(count, 0, (1u << 16) * sizeof *count);
+        for (size_t i = 0; i < k->n; i++)
+            count[src[i] >> shift & 0xffff]++;
+        size_t at = 0;
+        for (size_t d = 0; d < (1u << 16); d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < k->n; i++)
+            dst[count[src[i] >> shift & 0xffff]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != k->v)
+        memcpy(k->v, src, k->n * sizeof *k->v);
+    free(tmp);
+    free(count);
+    return 0;
+}
+
+/* Drops repeats from k (sorted). */
+static void unique_keys(keys *k)
+{
+    size_t u = k->n ? 1 : 0;
     for (size_t i = 1; i < k->n; i++)
         if (k->v[i] != k->v[u - 1])
             k->v[u++] = k->v[i];
@@ -107,23 +152,28 @@ static int read_edges(twpp_file *f, recovery *r, uint32_t g, redund_twpp_stats *
     twpp_edge_iter *it = twpp_edges_open(f, g, err, errlen);
     if (!it)
         return -1;
-    twpp_edge e;
-    int rc;
-    while ((rc = twpp_edges_next(it, &e)) > 0) {
-        st->edges++;
-        if (e.sn > 1)
-            r->ps[g].redundant++;
-        else if (add_key(&r->ps[e.store.point].first, key_of(&e.store)) < 0)
-            break;
-        if (keep && add_key(&r->ps[g].recorded, key_of(&e.load)) < 0)
-            break;
+    if (!keep)
+        twpp_edges_skip_load(it);
+    const twpp_edge *e;
+    int64_t rc;
+    int oom = 0;
+    while (!oom && (rc = twpp_edges_batch(it, &e)) > 0) {
+        st->edges += (uint64_t)rc;
+        for (int64_t i = 0; i < rc && !oom; i++) {
+            if (e[i].sn > 1)
+                r->ps[g].redundant++;
+            else
+                oom = add_key(&r->ps[e[i].store.point].first, key_of(&e[i].store)) < 0;
+            if (keep && !oom)
+                oom = add_key(&r->ps[g].recorded, key_of(&e[i].load)) < 0;
+        }
     }
     twpp_edges_close(it);
-    if (rc < 0)
-        snprintf(err, errlen, "corrupt dependence edges of A%u", g + 1);
-    else if (rc > 0)
+    if (oom)
         snprintf(err, errlen, "out of memory");
-    return rc ? -1 : 0;
+    else if (rc < 0)
+        snprintf(err, errlen, "corrupt dependence edges of A%u", g + 1);
+    return oom || rc < 0 ? -1 : 0;
 }
 
 /* Context of by_place (qsort has none). */
@@ -279,8 +329,10 @@ static int recover(twpp_file *f, recovery *r, char *err, size_t errlen)
         goto done;
     }
     for (uint32_t g = 0; g < twpp_point_count(f); g++)
-        if (r->ps[g].first.n)
-            qsort(r->ps[g].first.v, r->ps[g].first.n, sizeof *r->ps[g].first.v, by_key);
+        if (sort_keys(&r->ps[g].first) < 0) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
     rc = redund_replay(f, marked, replayed, r, err, errlen);
     if (rc > 0)
         snprintf(err, errlen, "out of memory");
@@ -337,8 +389,10 @@ static int per_instruction(recovery *r, redund_result *out)
         redund_insn *x = entry_of(f, &at, out, pt);
         if (!x)
             goto oom;
-        sort_unique(&p->first);
-        sort_unique(&p->first_recovered);
+        unique_keys(&p->first);                 /* sorted before the replay */
+        if (sort_keys(&p->first_recovered) < 0)
+            goto oom;
+        unique_keys(&p->first_recovered);
         uint64_t read = p->first.n + p->first_recovered.n;
         for (size_t i = 0; i < p->first_recovered.n; i++)    /* counted twice? */
             read -= count_key(&p->first, p->first_recovered.v[i]) > 0;

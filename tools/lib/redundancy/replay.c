@@ -36,8 +36,9 @@ typedef struct walk {
     uint64_t serials;
 } walk;
 
-static int open_call(void *ctx, uint32_t fn)
+static int open_call(void *ctx, uint32_t fn, uint32_t path)
 {
+    (void)path;
     walk *w = ctx;
     if (ARRAY_FIT(w->stack, w->cap, w->depth + 1) < 0)
         return w->oom = -1;
@@ -60,9 +61,7 @@ static int close_call(void *ctx)
 /* A block of the innermost call: its BC, counted per call. */
 static int run_block(void *ctx, uint32_t s)
 {
-    walk *w = ctx;
-    if (!w->marked[s])
-        return 0;
+    walk *w = ctx;              /* only marked symbols come (walker.only) */
     const frame *f = &w->stack[w->depth - 1];
     if (w->owner[s] != f->serial) {
         if (ARRAY_FIT(w->undos, w->undo_cap, w->nundo + 1) < 0)
@@ -87,7 +86,8 @@ int redund_replay(twpp_file *f, const uint8_t *marked, redund_replay_fn fn, void
         rc = -1;
     }
     if (rc == 0) {
-        twpp_walker walker = { open_call, run_block, close_call, &w };
+        twpp_walker walker = { .enter = open_call, .block = run_block, .leave = close_call, .ctx = &w,
+                               .only = marked };
         rc = twpp_walk(f, &walker, err, errlen);
         if (w.oom)
             rc = -1, snprintf(err, errlen, "out of memory");

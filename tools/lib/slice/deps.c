@@ -82,13 +82,24 @@ static int control_parent(const slice_run *r, slice_cfg *g, uint64_t key, uint64
     const uint32_t *parents;
     if (slice_cfg_parents(g, r->call_fn[r->call[s]], slice_key_insn(r, key), &parents, &n) < 0)
         return -1;
-    while (n && prev_in_call(r, &s, &i)) {
-        uint32_t at = slice_key_insn(r, SLICE_KEY(s, i));
-        for (uint32_t k = 0; k < n; k++)
-            if (parents[k] == at) {
-                *out = SLICE_KEY(s, i);
-                return 1;
-            }
+    /* back through the call, a step's instructions looked up once (this
+     * walk is most of approach 2's time on large runs) */
+    uint32_t len;
+    const uint32_t *insn = slice_step_insns(r, s, &len);
+    while (n) {
+        while (i > 0) {
+            uint32_t at = insn[--i];
+            for (uint32_t k = 0; k < n; k++)
+                if (parents[k] == at) {
+                    *out = SLICE_KEY(s, i);
+                    return 1;
+                }
+        }
+        if (r->prev[s] == SLICE_NONE)
+            break;
+        s = r->prev[s];
+        insn = slice_step_insns(r, s, &len);
+        i = len;
     }
     return call_site(r, SLICE_KEY_STEP(key), out);
 }

@@ -48,7 +48,7 @@ void buf_u64(twpp_buf *b, uint64_t v)
     buf_u32(b, (uint32_t)(v >> 32));
 }
 
-uint64_t cur_uv(twpp_cur *c, uint64_t max)
+uint64_t cur_uv_slow(twpp_cur *c, uint64_t max)
 {
     uint64_t v = 0;
     for (int shift = 0; !c->bad; shift += 7) {
@@ -66,12 +66,6 @@ uint64_t cur_uv(twpp_cur *c, uint64_t max)
     }
     c->bad = 1;
     return 0;
-}
-
-int64_t cur_sv(twpp_cur *c)
-{
-    uint64_t z = cur_uv(c, UINT64_MAX);
-    return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
 }
 
 uint32_t cur_u32(twpp_cur *c)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+
 /* Neighbour markers beside real symbols (which are below 2^32 - 4). */
 #define NB_NONE  UINT32_MAX         /* not seen yet */
 #define NB_MANY  (UINT32_MAX - 1)   /* two different neighbours */
@@ -152,4 +154,64 @@ int twpp_expand_path(const twpp_seq *trace, const twpp_seq *dict, twpp_emit_fn f
         }
     }
     return 0;
+}
+
+/* A dictionary's chains by head, for twpp_expand_path_into. */
+typedef struct chain_index {
+    uint32_t *head;             /* heads, increasing (as the dictionary lists them) */
+    const uint32_t **chain;     /* each head's chain: its length, then its symbols */
+    uint32_t n;
+} chain_index;
+
+static int index_chains(const twpp_seq *dict, chain_index *ix)
+{
+    uint32_t n = dict->n ? dict->v[0] : 0;
+    ix->n = 0;
+    if (!n)
+        return 0;
+    ix->head = malloc((size_t)n * sizeof *ix->head);
+    ix->chain = malloc((size_t)n * sizeof *ix->chain);
+    if (!ix->head || !ix->chain)
+        return -1;
+    for (const uint32_t *p = dict->v + 1, *end = dict->v + dict->n; p < end && ix->n < n; p += 1 + p[0]) {
+        ix->head[ix->n] = p[1];
+        ix->chain[ix->n++] = p;
+    }
+    return 0;
+}
+
+/* The chain of head h (its length first), or NULL: a DBB of one block. */
+static const uint32_t *find_chain(const chain_index *ix, uint32_t h)
+{
+    uint32_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ix->head[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->n && ix->head[lo] == h ? ix->chain[lo] : NULL;
+}
+
+int twpp_expand_path_into(const twpp_seq *trace, const twpp_seq *dict, const uint8_t *keep,
+                          uint32_t **out, size_t *n, size_t *cap)
+{
+    chain_index ix = { 0 };
+    int rc = index_chains(dict, &ix);
+    for (uint32_t i = 0; i < trace->n && rc == 0; i++) {
+        const uint32_t *c = find_chain(&ix, trace->v[i]);
+        uint32_t len = c ? c[0] : 1;
+        const uint32_t *sym = c ? c + 1 : &trace->v[i];
+        if (ARRAY_FIT(*out, *cap, *n + len) < 0) {
+            rc = -1;
+            break;
+        }
+        for (uint32_t k = 0; k < len; k++)
+            if (!keep || keep[sym[k]])
+                (*out)[(*n)++] = sym[k];
+    }
+    free(ix.head);
+    free(ix.chain);
+    return rc;
 }

@@ -69,6 +69,22 @@ static inline int twpp_edge_decode(twpp_edge_state *st, uint32_t g, const uint64
     return 0;
 }
 
+/* twpp_edge_decode for a reader that skipped the load's columns (0 and
+ * 1): the edge's load is <g, 0, 0>. */
+static inline int twpp_edge_decode_store(twpp_edge_state *st, uint32_t g, const uint64_t col[TWPP_COLUMNS],
+                                         twpp_edge *e)
+{
+    int64_t wf = (int64_t)st->wf + twpp_unzigzag(col[3]);
+    int64_t wb = (int64_t)st->wb + twpp_unzigzag(col[4]);
+    if (col[2] > UINT32_MAX || wf < 1 || wf > UINT32_MAX || wb < 1 || wb > UINT32_MAX || col[5] < 1 ||
+        col[5] > UINT32_MAX)
+        return -1;
+    *e = (twpp_edge){ { g, 0, 0 }, { (uint32_t)col[2], (uint32_t)wf, (uint32_t)wb }, (uint32_t)col[5] };
+    st->wf = e->store.fc;
+    st->wb = e->store.bc;
+    return 0;
+}
+
 /* One column's repeat coder (see the top): feed values, emit terminals.
  * Terminal 4v is the value v; terminal (m << 3 | (p - 1)) << 2 | 1 says
  * "m more values, each the one p before it" (1 <= p <= TWPP_PERIOD,

@@ -2,12 +2,14 @@
 #include "twpp/edges.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algo/sequitur.h"
 #include "twpp/bytes.h"
+#include "twpp/column.h"
 #include "twpp/edgecode.h"
 #include "twpp/file_internal.h"
 
@@ -164,14 +166,23 @@ int64_t twpp_find_loads(const twpp_file *f, const char *spec, uint32_t **out)
     return found;
 }
 
+/* Edges decoded per batch: the six columns' values side by side. */
+#define EDGE_BATCH 1024
+
 struct twpp_edge_iter {
     uint32_t point, npoints;
-    uint64_t left;              /* edges still to come */
+    uint64_t left;              /* edges not decoded yet */
     uint64_t items;
     sq_grammar *g[TWPP_COLUMNS];
-    sq_iter *it[TWPP_COLUMNS];
-    twpp_rep rep[TWPP_COLUMNS];     /* repeat decoding per column */
+    twpp_column col[TWPP_COLUMNS];
+    size_t n, at;               /* the current batch's edges, and the next one to hand out */
+    int bad;                    /* the columns did not decode: every call fails */
+    int skip_load;              /* columns 0 and 1 not read (twpp_edges_skip_load) */
     twpp_edge_state st;
+    /* last, left uninitialised (zeroing them cost more than decoding
+     * small points): */
+    uint64_t vals[TWPP_COLUMNS][EDGE_BATCH];
+    twpp_edge edges[EDGE_BATCH];    /* the current batch */
 };
 
 void twpp_edges_close(twpp_edge_iter *it)
@@ -179,7 +190,7 @@ void twpp_edges_close(twpp_edge_iter *it)
     if (!it)
         return;
     for (int k = 0; k < TWPP_COLUMNS; k++) {
-        sq_iter_free(it->it[k]);
+        twpp_column_free(&it->col[k]);
         sq_grammar_free(it->g[k]);
     }
     free(it);
@@ -194,7 +205,7 @@ static int read_grammars(twpp_edge_iter *it, const uint8_t *p, uint64_t n, uint6
     for (int k = 0; k < TWPP_COLUMNS && edges; k++) {
         uint64_t len = cur_uv(&c, (uint64_t)(c.end - c.p));
         if (c.bad || !(it->g[k] = sq_deserialize(c.p, len, why, sizeof why)) ||
-            sq_expanded_length(it->g[k], 0) > edges || !(it->it[k] = sq_iter_new(it->g[k], 0)))
+            sq_expanded_length(it->g[k], 0) > edges || twpp_column_init(&it->col[k], it->g[k]) < 0)
             return -1;
         it->items += sq_symbol_count(it->g[k]);
         c.p += len;
@@ -211,13 +222,14 @@ twpp_edge_iter *twpp_edges_open(twpp_file *f, uint32_t g, char *err, size_t errl
         return NULL;
     }
     const twpp_load_entry *le = &f->loads[f->load_of[g]];
-    twpp_edge_iter *it = calloc(1, sizeof *it);
+    twpp_edge_iter *it = malloc(sizeof *it);
     uint8_t *p = NULL, *raw = NULL;
     uint64_t rawn = 0;
     if (!it) {
         fail(err, errlen, "out of memory");
         return NULL;
     }
+    memset(it, 0, offsetof(twpp_edge_iter, vals));
     it->point = g;
     it->npoints = f->npoints;
     it->left = f->points[g].edges;
@@ -234,39 +246,67 @@ twpp_edge_iter *twpp_edges_open(twpp_file *f, uint32_t g, char *err, size_t errl
     return it;
 }
 
-/* twpp_rep_get's source: column k's grammar. */
-typedef struct column {
-    sq_iter *it;
-} column;
-
-static int next_terminal(void *ctx, uint64_t *t)
+/* Decodes the next batch of edges, column by column. 0, or -1 when the
+ * columns run dry, are left over after the last edge, or decode to an
+ * edge out of range (corrupt). */
+static int decode_batch(twpp_edge_iter *it)
 {
-    return sq_iter_next(((column *)ctx)->it, t) == 1;
+    size_t want = it->left < EDGE_BATCH ? (size_t)it->left : EDGE_BATCH;
+    int first = it->skip_load ? 2 : 0;
+    for (int k = first; k < TWPP_COLUMNS; k++)
+        if (twpp_column_values(&it->col[k], it->vals[k], want) != (int64_t)want)
+            return -1;
+    for (size_t i = 0; i < want; i++) {
+        uint64_t col[TWPP_COLUMNS] = { first ? 0 : it->vals[0][i], first ? 0 : it->vals[1][i],
+                                       it->vals[2][i], it->vals[3][i], it->vals[4][i], it->vals[5][i] };
+        int rc = first ? twpp_edge_decode_store(&it->st, it->point, col, &it->edges[i])
+                       : twpp_edge_decode(&it->st, it->point, col, &it->edges[i]);
+        if (rc < 0 || it->edges[i].store.point >= it->npoints)
+            return -1;
+    }
+    it->left -= want;
+    for (int k = first; k < TWPP_COLUMNS && !it->left; k++)   /* after the last edge: all spent */
+        if (!twpp_column_spent(&it->col[k]))
+            return -1;
+    it->n = want;
+    it->at = 0;
+    return 0;
 }
 
-/* After the last edge every column must be spent. */
-static int all_spent(twpp_edge_iter *it)
+int64_t twpp_edges_batch(twpp_edge_iter *it, const twpp_edge **e)
 {
-    uint64_t t;
-    for (int k = 0; k < TWPP_COLUMNS; k++)
-        if (it->rep[k].m || sq_iter_next(it->it[k], &t) == 1)
+    if (it->bad)
+        return -1;
+    if (it->at == it->n) {
+        if (!it->left)
             return 0;
-    return 1;
+        if (decode_batch(it) < 0) {
+            it->bad = 1;
+            return -1;
+        }
+    }
+    *e = it->edges + it->at;
+    size_t n = it->n - it->at;
+    it->at = it->n;
+    return (int64_t)n;
 }
 
 int twpp_edges_next(twpp_edge_iter *it, twpp_edge *e)
 {
-    uint64_t col[TWPP_COLUMNS];
-    if (!it->left)
-        return 0;
-    for (int k = 0; k < TWPP_COLUMNS; k++) {
-        column src = { it->it[k] };
-        if (twpp_rep_get(&it->rep[k], next_terminal, &src, &col[k]) < 0)
-            return -1;
-    }
-    if (--it->left == 0 && !all_spent(it))
+    if (it->bad)
         return -1;
-    return twpp_edge_decode(&it->st, it->point, col, e) < 0 || e->store.point >= it->npoints ? -1 : 1;
+    if (it->at == it->n) {
+        if (!it->left)
+            return 0;
+        if (decode_batch(it) < 0) {
+            it->bad = 1;
+            return -1;
+        }
+    }
+    *e = it->edges[it->at++];
+    return 1;
 }
+
+void twpp_edges_skip_load(twpp_edge_iter *it) { it->skip_load = it->n == 0; }
 
 uint64_t twpp_edges_items(const twpp_edge_iter *it) { return it->items; }

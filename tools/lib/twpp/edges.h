@@ -60,6 +60,18 @@ twpp_edge_iter *twpp_edges_open(twpp_file *f, uint32_t g, char *err, size_t errl
  * decode to edges (corrupt). */
 int twpp_edges_next(twpp_edge_iter *it, twpp_edge *e);
 
+/* The next edges at once, in order (faster than one at a time): their
+ * count with *e pointing at them (valid until the next call), 0 after the
+ * last, -1 when the grammars do not decode to edges (corrupt). The
+ * columns are decoded a batch at a time (twpp/column.h). */
+int64_t twpp_edges_batch(twpp_edge_iter *it, const twpp_edge **e);
+
+/* Called before the first edge: the loads' FC and BC are not wanted.
+ * Their two columns are then neither decoded nor checked, and every edge
+ * comes with load <g, 0, 0> (trace-redundancy needs only the stores and
+ * SN of most points). */
+void twpp_edges_skip_load(twpp_edge_iter *it);
+
 /* Items a reader scans for this point: the six grammars' symbols
  * (Table 4.7's TWPP+ column). */
 uint64_t twpp_edges_items(const twpp_edge_iter *it);

@@ -77,6 +77,12 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen);
  * -1 with a message in err. */
 int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen);
 
+/* Function i's block with each trace kept as its timestamp series
+ * (series[t]: twpp_ts_series), not expanded (traces[t]: its length in n,
+ * v NULL): for queries that move whole series (trace-dataflow). A later
+ * twpp_load_function reads it whole. 0, or -1 with a message in err. */
+int twpp_load_function_series(twpp_file *f, uint32_t i, char *err, size_t errlen);
+
 /* Blocks of path p of a function read lazily: the sum over its trace's
  * DBBs of their timestamps times the length of their chain in the path's
  * dictionary. */
@@ -85,14 +91,20 @@ uint64_t twpp_path_blocks(const twpp_function *fn, uint32_t p);
 /* Reads the DCG. 0, or -1 with a message in err. */
 int twpp_load_dcg(twpp_file *f, char *err, size_t errlen);
 
-/* What twpp_walk tells as it replays the run: a call of function fn
- * opens, a block runs in the innermost open call, the innermost call
- * returns. Any may be NULL; a non-zero value stops the walk. */
+/* What twpp_walk tells as it replays the run: a thread's walk starts
+ * (threads in file order, from 0), a call of function fn opens (taking
+ * its path number path, the DCG node's), a block runs in the innermost
+ * open call, the innermost call returns. Any may be NULL; a non-zero
+ * value stops the walk. */
 typedef struct twpp_walker {
-    int (*enter)(void *ctx, uint32_t fn);
+    int (*enter)(void *ctx, uint32_t fn, uint32_t path);
     int (*block)(void *ctx, uint32_t symbol);
     int (*leave)(void *ctx);
     void *ctx;
+    const uint8_t *only;        /* NULL: every block; else only the blocks of
+                                 * symbols s with only[s] set are told (the
+                                 * walk is faster the fewer) */
+    int (*thread)(void *ctx, uint32_t t);
 } twpp_walker;
 
 /* Reads every block and replays each thread's DCG in preorder, thread by

@@ -23,7 +23,8 @@ struct twpp_file {
     twpp_model m;
     uint64_t *fn_off, *fn_len;  /* function i's packed chunk */
     uint64_t *fn_at, *fn_raw;   /* its block within the chunk unpacked */
-    uint8_t *loaded;            /* function i's block: 0 unread, 1 read, 2 corrupt */
+    uint8_t *loaded;            /* function i's block: 0 unread, 1 read whole, 2 corrupt,
+                                 * 3 lazily, 4 as series (read.c) */
     uint64_t dcg_off, dcg_len, dcg_raw;
     uint64_t symbols_off, symbols_len;
     int symbols_loaded;         /* 0 unread, 1 read, 2 corrupt */

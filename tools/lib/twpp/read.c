@@ -246,12 +246,15 @@ static void free_function_block(twpp_function *fn)
         free(fn->dicts[k].v);
     for (uint32_t k = 0; fn->counts && k < fn->ntraces; k++)
         free(fn->counts[k].v);
+    for (uint32_t k = 0; fn->series && k < fn->ntraces; k++)
+        free(fn->series[k].v);
     free(fn->paths);
     free(fn->traces);
     free(fn->dicts);
     free(fn->counts);
+    free(fn->series);
     fn->paths = NULL;
-    fn->traces = fn->dicts = fn->counts = NULL;
+    fn->traces = fn->dicts = fn->counts = fn->series = NULL;
 }
 
 void twpp_close(twpp_file *f)
@@ -335,7 +338,11 @@ static int read_dict(twpp_cur *c, uint32_t nsymbols, twpp_seq *d)
     return c->bad ? -1 : 0;
 }
 
-static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols, int lazy)
+/* How a function's traces are read (loaded[i] keeps which: 1 whole, 3
+ * lazy, 4 series; 2 corrupt). */
+enum { READ_WHOLE = 1, READ_LAZY = 3, READ_SERIES = 4 };
+
+static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols, int mode)
 {
     uint64_t room = (uint64_t)(c->end - c->p);
     fn->npaths = (uint32_t)cur_uv(c, room / 3);
@@ -352,24 +359,29 @@ static int parse_function(twpp_cur *c, twpp_function *fn, uint32_t nsymbols, int
         fn->paths[p].dict = (uint32_t)cur_uv(c, fn->ndicts ? fn->ndicts - 1 : 0);
         fn->paths[p].calls = cur_uv(c, fn->calls);
     }
-    if (lazy && !(fn->counts = calloc((size_t)fn->ntraces + 1, sizeof *fn->counts)))
+    if (mode == READ_LAZY && !(fn->counts = calloc((size_t)fn->ntraces + 1, sizeof *fn->counts)))
         return -1;
-    for (uint32_t t = 0; t < fn->ntraces && !c->bad; t++)
-        if (lazy ? twpp_ts_skim(c, nsymbols, &fn->counts[t]) < 0
-                 : twpp_ts_read(c, nsymbols, &fn->traces[t]) < 0)
+    if (mode == READ_SERIES && !(fn->series = calloc((size_t)fn->ntraces + 1, sizeof *fn->series)))
+        return -1;
+    for (uint32_t t = 0; t < fn->ntraces && !c->bad; t++) {
+        int rc = mode == READ_LAZY     ? twpp_ts_skim(c, nsymbols, &fn->counts[t])
+                 : mode == READ_SERIES ? twpp_ts_series(c, nsymbols, &fn->series[t])
+                                       : twpp_ts_read(c, nsymbols, &fn->traces[t]);
+        if (rc < 0)
             c->bad = 1;
-        else if (lazy)
-            fn->traces[t].n = fn->counts[t].v[0];
+        else if (mode != READ_WHOLE)
+            fn->traces[t].n = (mode == READ_LAZY ? fn->counts : fn->series)[t].v[0];
+    }
     for (uint32_t d = 0; d < fn->ndicts && !c->bad; d++)
         read_dict(c, nsymbols, &fn->dicts[d]);
     return c->bad || c->p != c->end ? -1 : 0;
 }
 
-/* Reads function i's block, whole or lazily (loaded[i]: 1 whole, 3 lazy,
- * 2 corrupt). */
-static int load_function(twpp_file *f, uint32_t i, int lazy, char *err, size_t errlen)
+/* Reads function i's block as mode says (a whole read serves every
+ * mode; another mode's read is replaced). */
+static int load_function(twpp_file *f, uint32_t i, int mode, char *err, size_t errlen)
 {
-    if (f->loaded[i] == 1 || (lazy && f->loaded[i] == 3))
+    if (f->loaded[i] == READ_WHOLE || f->loaded[i] == mode)
         return 0;
     if (f->loaded[i] == 2)
         return fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name);
@@ -380,22 +392,27 @@ static int load_function(twpp_file *f, uint32_t i, int lazy, char *err, size_t e
     if (p && twpp_unpack(p, f->fn_len[i], &raw, &rawn) == 0 &&
         f->fn_at[i] <= rawn && f->fn_raw[i] <= rawn - f->fn_at[i]) {
         twpp_cur c = { raw + f->fn_at[i], raw + f->fn_at[i] + f->fn_raw[i], 0 };
-        rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols, lazy);
+        rc = parse_function(&c, &f->m.functions[i], f->m.nsymbols, mode);
     }
     free(p);
     free(raw);
-    f->loaded[i] = rc < 0 ? 2 : lazy ? 3 : 1;  /* what a corrupt block left is freed at close */
+    f->loaded[i] = rc < 0 ? 2 : (uint8_t)mode;  /* what a corrupt block left is freed at close */
     return rc < 0 ? fail(err, errlen, "corrupt block of function %s", f->m.functions[i].name) : 0;
 }
 
 int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
 {
-    return load_function(f, i, 0, err, errlen);
+    return load_function(f, i, READ_WHOLE, err, errlen);
 }
 
 int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen)
 {
-    return load_function(f, i, 1, err, errlen);
+    return load_function(f, i, READ_LAZY, err, errlen);
+}
+
+int twpp_load_function_series(twpp_file *f, uint32_t i, char *err, size_t errlen)
+{
+    return load_function(f, i, READ_SERIES, err, errlen);
 }
 
 uint64_t twpp_path_blocks(const twpp_function *fn, uint32_t p)

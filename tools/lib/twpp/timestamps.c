@@ -279,3 +279,55 @@ int twpp_ts_skim(twpp_cur *c, uint32_t nsymbols, twpp_seq *counts)
     c->p += bytes;              /* the entries, not read: read_head bounded bytes */
     return 0;
 }
+
+int twpp_ts_series(twpp_cur *c, uint32_t nsymbols, twpp_seq *s)
+{
+    uint64_t n, ndbb, bytes;
+    uint32_t *pairs;
+    s->v = NULL;
+    s->n = 0;
+    if (read_head(c, nsymbols, &n, &ndbb, &pairs, &bytes) < 0)
+        return -1;
+    /* every entry takes a byte at least: the room is known */
+    const uint8_t *end = c->p + bytes;
+    uint64_t room = 2 + 3 * ndbb + 3 * bytes;
+    if (room > UINT32_MAX || !(s->v = malloc(room * sizeof *s->v))) {
+        free(pairs);
+        return c->bad = 1, -1;
+    }
+    uint32_t k = 0;
+    s->v[k++] = (uint32_t)n;
+    s->v[k++] = (uint32_t)ndbb;
+    for (uint64_t d = 0; d < ndbb && !c->bad; d++) {
+        uint64_t want = pairs[2 * d + 1], times = 0;
+        uint64_t entries = cur_uv(c, (uint64_t)(end - c->p));
+        int64_t prev = 0;
+        s->v[k++] = pairs[2 * d];
+        s->v[k++] = (uint32_t)want;
+        s->v[k++] = (uint32_t)entries;
+        for (uint64_t e = 0; e < entries && !c->bad; e++) {
+            int64_t l, h, step;
+            if (read_entry(c, prev, &l, &h, &step) < 0 || (uint64_t)h > n || c->p > end) {
+                c->bad = 1;
+                break;
+            }
+            s->v[k++] = (uint32_t)l;
+            s->v[k++] = (uint32_t)h;
+            s->v[k++] = (uint32_t)step;
+            times += (uint64_t)((h - l) / step) + 1;
+            prev = h;
+        }
+        if (times != want)          /* the head's count, checked */
+            c->bad = 1;
+    }
+    free(pairs);
+    if (!c->bad && c->p != end)     /* the entries' byte length, checked */
+        c->bad = 1;
+    if (c->bad) {
+        free(s->v);
+        s->v = NULL;
+        return -1;
+    }
+    s->n = k;
+    return 0;
+}

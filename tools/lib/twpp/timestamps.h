@@ -50,4 +50,14 @@ int twpp_ts_read(twpp_cur *c, uint32_t nsymbols, twpp_seq *trace);
  * checks them). 0, or -1 with c->bad set. */
 int twpp_ts_skim(twpp_cur *c, uint32_t nsymbols, twpp_seq *counts);
 
+/* Reads one in TWPP form keeping its series as they are, without
+ * expanding them (trace-dataflow's queries move whole series): s gets
+ * [length, DBB count, then per DBB in increasing id: its id, its number of
+ * timestamps, its entry count, then each entry as l, h, step] (malloc'd).
+ * Checked: the head, every entry inside 1..length, a DBB's entries
+ * increasing and summing to its count, the byte length; not that the
+ * DBBs' timestamps are disjoint (a whole read checks that). 0, or -1
+ * with c->bad set. */
+int twpp_ts_series(twpp_cur *c, uint32_t nsymbols, twpp_seq *s);
+
 #endif

@@ -68,6 +68,7 @@ typedef struct twpp_function {
     twpp_seq *dicts;
     uint32_t ndicts;
     twpp_seq *counts;           /* per trace when read lazily (twpp_ts_skim), else NULL */
+    twpp_seq *series;           /* per trace when read as series (twpp_ts_series), else NULL */
     uint64_t raw_unique_blocks; /* blocks of the unique raw traces (step 2) */
     uint64_t raw_blocks;        /* blocks of every call's trace (step 1) */
 } twpp_function;
@@ -133,5 +134,11 @@ int twpp_compact(const uint32_t *raw, uint32_t n, uint32_t nsymbols,
  * symbol; stops early when fn returns non-zero and returns that value. */
 typedef int (*twpp_emit_fn)(void *ctx, uint32_t symbol);
 int twpp_expand_path(const twpp_seq *trace, const twpp_seq *dict, twpp_emit_fn fn, void *ctx);
+
+/* The same into an array: the path's symbols s with keep[s] set (keep
+ * NULL: every symbol) appended to *out, of *n used and *cap allocated
+ * (grown as base/array.h does). 0, or -1 when out of memory. */
+int twpp_expand_path_into(const twpp_seq *trace, const twpp_seq *dict, const uint8_t *keep,
+                          uint32_t **out, size_t *n, size_t *cap);
 
 #endif /* MEMREC_TWPP_H */
