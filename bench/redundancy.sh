@@ -66,9 +66,9 @@ rw=$(awk -v n="$n" -v t="$w" 'BEGIN { printf "%.1f", n / (t > 0 ? t : 0.01) / 1e
 echo "  TWPP+ (edges, recovery):     $w s CPU, $rw M accesses/s"
 
 counts() { grep -v '^TWPP+' "$1" | sed -E 's/^(( +[0-9.]+){7})  .*@(0x[0-9a-f]+ \()/\1  \3/'; }
-"$bin/trace-redundancy" -q "$t" >"$tmp/direct"
-"$bin/trace-redundancy" "$tmp/all.twpp" >"$tmp/all"
-"$bin/trace-redundancy" "$tmp/t.twpp" >"$tmp/dropped"
+"$bin/trace-redundancy" -q --top=0 "$t" >"$tmp/direct"
+"$bin/trace-redundancy" --top=0 "$tmp/all.twpp" >"$tmp/all"
+"$bin/trace-redundancy" --top=0 "$tmp/t.twpp" >"$tmp/dropped"
 same=$(cmp -s <(counts "$tmp/all") <(counts "$tmp/direct") && echo yes || echo no)
 echo "  every edge kept: equal to the direct pass: $same; edges dropped: $(head -1 "$tmp/dropped")"
 

@@ -22,8 +22,12 @@
 #include "twpp/file.h"
 
 static const char *db_path;
+static uint32_t top = 30;
 
 static const opt_def options[] = {
+    { "top", 0, OPT_U32, &top, "N",
+      "instructions listed, the most redundant first (default 30;\n"
+      "0: every one, by address)", 0, UINT32_MAX, NULL },
     { "db", 0, OPT_STRING, &db_path, "FILE",
       "also store the counts in the profile database FILE\n"
       "(table redundancy; one transaction)", 0, 0, NULL },
@@ -37,7 +41,7 @@ static const cmd_spec spec = {
     "load read the same value from the same place (no store in between), a\n"
     "store instance when no load read it before it was overwritten or the run\n"
     "ended. Prints per instruction its instances, the redundant ones and their\n"
-    "share, with function:line.\n"
+    "share, with function:line, the most redundant first.\n"
     "\n"
     "From FILE.twpp (trace-twpp) the counts come from its TWPP+ dependence\n"
     "edges (the dropped ones recovered by replaying control flow); from a\n"
@@ -127,7 +131,7 @@ int main(int argc, char **argv)
          redund_store(db.db, db.run, twpp ? "twpp" : "direct", &result) < 0 ||
          pdb_session_commit(&db) < 0))
         cli_fail(db_path, "%s", pdb_session_error(&db));
-    if (redund_report(stdout, &result) < 0)
+    if (redund_report(stdout, &result, top) < 0)
         cli_fail("<stdout>", "cannot write: %s", strerror(errno));
     cli_flush_stdout();
     redund_result_free(&result);

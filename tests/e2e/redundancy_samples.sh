@@ -23,15 +23,15 @@ total_redundant_loads() { awk '/^loads:/ { print $7 }' "$1"; }
 "$BIN/trace-synth" --pattern=mixed --accesses=60000 -o "$TMP/mixed.mrt"
 for t in "$DATA/linked_list.mrt" "$DATA/binary_tree.mrt" "$DATA/prodcons.mrt" "$TMP/chase.mrt" "$TMP/mixed.mrt"; do
   s=$(basename "$t" .mrt)
-  "$R" -q "$t" >"$TMP/$s.direct"
+  "$R" -q --top=0 "$t" >"$TMP/$s.direct"
   check_eq "$s: direct pass status 0" 0 $?
   "$TW" -q --all-edges -o "$TMP/$s.all.twpp" "$t" >/dev/null
-  "$R" "$TMP/$s.all.twpp" >"$TMP/$s.all" 2>"$TMP/$s.err"
+  "$R" --top=0 "$TMP/$s.all.twpp" >"$TMP/$s.all" 2>"$TMP/$s.err"
   check_eq "$s: TWPP+ (every edge kept) status 0, quiet" "0 " "$? $(cat "$TMP/$s.err")"
   check "$s: TWPP+ with every edge kept equals the direct pass ($(wc -l <"$TMP/$s.direct") lines)" \
     cmp -s <(counts "$TMP/$s.all") <(counts "$TMP/$s.direct")
   "$TW" -q -o "$TMP/$s.twpp" "$t" >/dev/null
-  "$R" "$TMP/$s.twpp" >"$TMP/$s.tw" 2>"$TMP/$s.err"
+  "$R" --top=0 "$TMP/$s.twpp" >"$TMP/$s.tw" 2>"$TMP/$s.err"
   if [ "$s" = prodcons ]; then      # threads: the replay counts calls thread by thread
     check "$s: a recovery that differs from the file's dropped edges is said" \
       grep -q "^trace-redundancy: $TMP/$s.twpp: warning: the recovery found other edges" "$TMP/$s.err"
@@ -56,6 +56,20 @@ check "linked_list: some edges dropped and recovered" \
   grep -qE '^TWPP\+: [0-9]+ recorded edges, [1-9][0-9]* dropped' "$TMP/linked_list.tw"
 check "linked_list: some loads redundant, some stores redundant" \
   bash -c "awk '/^loads:/ { l = \$7 } /^stores:/ { s = \$7 } END { exit !(l > 0 && s > 0) }' '$TMP/linked_list.direct'"
+
+# The default report: the 30 most redundant instructions, most first, and
+# how many more; the same instructions as the whole report's top 30.
+"$R" -q "$DATA/linked_list.mrt" >"$TMP/top"
+n=$(awk 'NR > 3 && !/^\.\.\./' "$TMP/top" | wc -l)
+check_eq "default report: 30 instructions" 30 "$n"
+check_eq "default report: says how many more" \
+  "... and $(( $(awk 'NR > 3' "$TMP/linked_list.direct" | wc -l) - 30 )) more instructions (--top=0 lists them all, by address)" \
+  "$(tail -n 1 "$TMP/top")"
+check "default report: the most redundant first" \
+  bash -c "awk 'NR > 3 && !/^\.\.\./ { print \$2 + \$6 }' '$TMP/top' | sort -c -g -r"
+check "default report: the whole report's 30 most redundant" \
+  cmp -s <(awk 'NR > 3 && !/^\.\.\./ { print $2 + $6 }' "$TMP/top") \
+         <(awk 'NR > 3 { print $2 + $6 }' "$TMP/linked_list.direct" | sort -g -r | head -n 30)
 
 # --db: both methods' rows; Figure 5.4 and 5.5's classes cover every instruction
 db=$TMP/r.db

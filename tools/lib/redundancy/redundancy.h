@@ -60,8 +60,10 @@ void redund_result_free(redund_result *r);
 /* Percentage of part in whole, 0 when whole is 0. */
 double redund_percent(uint64_t part, uint64_t whole);
 
-/* Prints the totals and one line per instruction with accesses. 0, or -1
- * on a write error. */
-int redund_report(FILE *out, const redund_result *r);
+/* Prints the totals and a line per instruction: with top 0 every one in
+ * the result's order (by address), else the top most redundant ones (by
+ * redundant loads and stores together) and how many more there are. 0,
+ * or -1 on a write or allocation error. */
+int redund_report(FILE *out, const redund_result *r, uint32_t top);
 
 #endif
