@@ -47,6 +47,10 @@ static void test_forms(void **state)
     assert_string_equal(where(r, 0x7003800), "libx.so.1+0x3800");   /* no symbol near */
     assert_string_equal(where(r, 0x7000040), "libx.so.1+0x40");     /* its PLT */
     assert_string_equal(where(r, 0x7005000), "0x7005000");          /* past its text */
+    char buf[SYM_BUF];
+    assert_string_equal(sym_function(r, 0x7001000, buf, sizeof buf), "parse");
+    assert_string_equal(sym_function(r, 0x7003000, buf, sizeof buf), "libx.so.1+0x3000");
+    assert_string_equal(sym_function(r, 0x7005000, buf, sizeof buf), "0x7005000");
     mr_reader_close(r);
     unlink(path);
 }

@@ -14,6 +14,10 @@
  * known, written into buf (SYM_BUF bytes). Returns buf. */
 const char *sym_where(const mr_reader *r, uint64_t addr, char *buf, size_t n);
 
+/* A function's name from the address of its entry: its symbol's
+ * function, else "module+0xOFF", else "0xADDR". Returns buf. */
+const char *sym_function(const mr_reader *r, uint64_t entry, char *buf, size_t n);
+
 /* Base name of a path: "/src/app/list.c" -> "list.c". */
 const char *sym_basename(const char *path);
 

@@ -393,15 +393,15 @@ static int compact_all(twpp_builder *b, twpp_model *m, uint32_t *raw_path)
     return rc;
 }
 
-/* A function's name: the symbol of its entry, else its address. */
+/* A function's name: the symbol of its entry, else where it is. */
 static char *function_name(const mr_reader *r, uint64_t entry)
 {
-    const mr_symbol *s = r ? mr_reader_symbol(r, entry) : NULL;
-    char buf[64];
-    if (s && s->function)
-        return strdup(s->function);
-    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)entry);
-    return strdup(buf);
+    char buf[SYM_BUF];
+    if (!r) {
+        snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)entry);
+        return strdup(buf);
+    }
+    return strdup(sym_function(r, entry, buf, sizeof buf));
 }
 
 /* Symbols, functions and threads moved from the builder into m. */
