@@ -19,32 +19,15 @@
 # Prints the measurements and one PASS/FAIL line per target; exits 0 when a
 # target fails (it reports), non-zero when something breaks.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${MEMREC_BUILD:-build}
-case $build in /*) ;; *) build=$PWD/$build;; esac
-bin=$build/bin
-runs=${BENCH_RUNS:-3}
+. "$(dirname "$0")/lib/bench.sh"
+bench_init twpp
 stencil_args=${BENCH_TWPP_STENCIL_ARGS:-50 16}
-export VALGRIND_LIB=$build/valgrind
-die() { echo "twpp.sh: $*" >&2; exit 1; }
-for f in "$bin/trace-twpp" "$bin/trace-wpp" "$bin/trace-info" "$build/bench/bench_twpp" "$build/samples/stencil"; do
-  [ -x "$f" ] || die "$f: not built (make BUILD=$build all $build/bench/bench_twpp)"
-done
-for c in hyperfine jq valgrind sqlite3; do
-  command -v $c >/dev/null || die "$c: command not found (make deps installs it)"
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/twpp-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-median() {
-  hyperfine --style none --runs "$runs" --export-json "$tmp/h.json" "$1" >/dev/null 2>&1 \
-    || die "failed: $1"
-  jq '.results[0].median' "$tmp/h.json"
-}
+need_built "$BIN/trace-twpp" "$BIN/trace-wpp" "$BIN/trace-info" "$BUILD/bench/bench_twpp" \
+  "$BUILD/samples/stencil"
+need_commands hyperfine jq valgrind sqlite3
 # CPU seconds (user + system, mean) of the last median's runs: on a shared
 # machine wall clock also measures the other processes.
-cpu() { jq '.results[0].user + .results[0].system' "$tmp/h.json"; }
-verdict() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN {
-  ok = (dir == "min") ? v >= t : v <= t; print ok ? "PASS" : "FAIL" }'; }
+cpu() { jq '.results[0].user + .results[0].system' "$TMP/h.json"; }
 verdicts=()
 
 # ---- 1, 2. sizes per sample ------------------------------------------------------
@@ -52,16 +35,16 @@ declare -A sample_args=([linked_list]="1000 1" [binary_tree]="10000" [struct_arr
   [prodcons]="2000" [stencil]="$stencil_args")
 echo "sizes (bytes): uncompressed WPP, .twpp control part (without symbols), Sequitur WPP"
 for s in linked_list binary_tree struct_array prodcons stencil; do
-  [ -x "$build/samples/$s" ] || die "$build/samples/$s: not built"
-  t=$tmp/$s.trace
-  valgrind --tool=memrec -q --memrec-out-file="$t" "$build/samples/$s" ${sample_args[$s]} >/dev/null
-  out=$("$bin/trace-twpp" -q -o "$tmp/$s.twpp" "$t")
+  [ -x "$BUILD/samples/$s" ] || die "$BUILD/samples/$s: not built"
+  t=$TMP/$s.trace
+  valgrind --tool=memrec -q --memrec-out-file="$t" "$BUILD/samples/$s" ${sample_args[$s]} >/dev/null
+  out=$("$BIN/trace-twpp" -q -o "$TMP/$s.twpp" "$t")
   wpp=$(awk '/^uncompressed WPP [0-9]/ { print $3 }' <<<"$out")
-  file=$(stat -c %s "$tmp/$s.twpp")
+  file=$(stat -c %s "$TMP/$s.twpp")
   plus=$(awk '/^bytes: access points/ { gsub(/,/, ""); print $4 + $7 + $10 }' <<<"$out")
   total=$((file - plus))    # the control part: Tables 3.3 and 3.5 compare it
   syms=$(awk '/^bytes: header/ { sub(/,/, "", $5); print $5 }' <<<"$out")
-  seq=$("$bin/trace-wpp" -q --top=0 "$t" | awk '/^thread/ { for (i = 1; i <= NF; i++) if ($i == "bytes") s += $(i + 1) } END { print s }')
+  seq=$("$BIN/trace-wpp" -q --top=0 "$t" | awk '/^thread/ { for (i = 1; i <= NF; i++) if ($i == "bytes") s += $(i + 1) } END { print s }')
   comp=$(awk -v a="$wpp" -v b="$total" 'BEGIN { printf "%.2f", a / b }')
   vs=$(awk -v a="$total" -v b="$seq" 'BEGIN { printf "%.2f", a / b }')
   vs_data=$(awk -v a="$total" -v y="$syms" -v b="$seq" 'BEGIN { printf "%.2f", (a - y) / b }')
@@ -75,11 +58,11 @@ for s in linked_list binary_tree struct_array prodcons stencil; do
 done
 
 # ---- 3. one function's traces -------------------------------------------------------
-sten=$tmp/stencil.trace
+sten=$TMP/stencil.trace
 echo
 echo "one function's traces on the stencil (median of 5; CPU time, then wall clock):"
 for fn in - main; do
-  line=$("$build/bench/bench_twpp" "$sten" "$tmp/stencil.twpp" "$fn")
+  line=$("$BUILD/bench/bench_twpp" "$sten" "$TMP/stencil.twpp" "$fn")
   echo "  $line"
   ms=$(awk '{ print $7 }' <<<"$line")
   speed=$(awk '{ print $9 }' <<<"$line")
@@ -89,12 +72,12 @@ for fn in - main; do
 done
 
 if command -v gzip >/dev/null; then
-  cat tools/lib/*/*.c tools/*.c format/*.c | head -c 2000000 >"$tmp/in.txt"
-  valgrind --tool=memrec -q --memrec-out-file="$tmp/gzip.trace" gzip -c "$tmp/in.txt" >/dev/null
-  out=$("$bin/trace-twpp" -q -o "$tmp/gzip.twpp" "$tmp/gzip.trace")
+  cat tools/lib/*/*.c tools/*.c format/*.c | head -c 2000000 >"$TMP/in.txt"
+  valgrind --tool=memrec -q --memrec-out-file="$TMP/gzip.trace" gzip -c "$TMP/in.txt" >/dev/null
+  out=$("$BIN/trace-twpp" -q -o "$TMP/gzip.twpp" "$TMP/gzip.trace")
   echo
   echo "gzip -c (2 MB of C): $(grep '^blocks' <<<"$out" | cut -d, -f1), control part $(grep '^uncompressed WPP [0-9]' <<<"$out" | sed 's/.*compaction/compaction/'), with TWPP+ against the trace with addresses $(grep '^uncompressed WPP with' <<<"$out" | sed 's/.*compaction/compaction/')"
-  line=$("$build/bench/bench_twpp" "$tmp/gzip.trace" "$tmp/gzip.twpp" -)
+  line=$("$BUILD/bench/bench_twpp" "$TMP/gzip.trace" "$TMP/gzip.twpp" -)
   echo "  the most called function: $line"
   speed=$(awk '{ print $9 }' <<<"$line")
   ms=$(awk '{ print $7 }' <<<"$line")
@@ -103,33 +86,33 @@ if command -v gzip >/dev/null; then
 fi
 
 # ---- 4. speed and memory --------------------------------------------------------------
-blocks=$("$bin/trace-info" --json "$sten" | jq .blocks)
-accesses=$("$bin/trace-info" --json "$sten" | jq .accesses)
-loads=$("$bin/trace-info" --json "$sten" | jq '.loads + .modifies')
-t_control=$(median "'$bin/trace-twpp' -q --no-dependences -o '$tmp/c.twpp' '$sten' >/dev/null")
+blocks=$("$BIN/trace-info" --json "$sten" | jq .blocks)
+accesses=$("$BIN/trace-info" --json "$sten" | jq .accesses)
+loads=$("$BIN/trace-info" --json "$sten" | jq '.loads + .modifies')
+t_control=$(hyperfine_median "'$BIN/trace-twpp' -q --no-dependences -o '$TMP/c.twpp' '$sten' >/dev/null")
 c_control=$(cpu)
-t_build=$(median "'$bin/trace-twpp' -q -o '$tmp/s.twpp' '$sten' >/dev/null")
+t_build=$(hyperfine_median "'$BIN/trace-twpp' -q -o '$TMP/s.twpp' '$sten' >/dev/null")
 c_build=$(cpu)
-t_expand=$(median "'$bin/trace-twpp' --expand '$tmp/s.twpp' >/dev/null")
+t_expand=$(hyperfine_median "'$BIN/trace-twpp' --expand '$TMP/s.twpp' >/dev/null")
 rate=$(awk -v n="$blocks" -v t="$t_control" 'BEGIN { printf "%.2f", n / t / 1e6 }')
 lrate=$(awk -v n="$loads" -v t="$t_build" 'BEGIN { printf "%.2f", n / t / 1e6 }')
 crate=$(awk -v n="$blocks" -v t="$c_control" 'BEGIN { printf "%.2f", n / t / 1e6 }')
 clrate=$(awk -v n="$loads" -v t="$c_build" 'BEGIN { printf "%.2f", n / t / 1e6 }')
-rss=$( { /usr/bin/time -f '%M' "$bin/trace-twpp" -q -o "$tmp/s.twpp" "$sten" >/dev/null; } 2>&1 | tail -1)
+rss=$( { /usr/bin/time -f '%M' "$BIN/trace-twpp" -q -o "$TMP/s.twpp" "$sten" >/dev/null; } 2>&1 | tail -1)
 per100m=$(awk -v r="$rss" -v a="$accesses" 'BEGIN { printf "%.0f", r / 1024 * 1e8 / a }')
-"$bin/trace-twpp" -q -o "$tmp/s.twpp" --db "$tmp/s.db" "$sten" >/dev/null
-g=$(sqlite3 "$tmp/s.db" "SELECT point FROM twpp_load_points ORDER BY edges DESC LIMIT 1")
-t_deps=$(median "'$bin/trace-twpp' --dependences $g '$tmp/s.twpp' | head -c 1000000 >/dev/null")
+"$BIN/trace-twpp" -q -o "$TMP/s.twpp" --db "$TMP/s.db" "$sten" >/dev/null
+g=$(sqlite3 "$TMP/s.db" "SELECT point FROM twpp_load_points ORDER BY edges DESC LIMIT 1")
+t_deps=$(hyperfine_median "'$BIN/trace-twpp' --dependences $g '$TMP/s.twpp' | head -c 1000000 >/dev/null")
 t_deps_ms=$(awk -v t="$t_deps" 'BEGIN { printf "%.1f", t * 1e3 }')
 echo
-echo "stencil $stencil_args: $blocks block executions, $loads loads, $accesses accesses (median of $runs):"
+echo "stencil $stencil_args: $blocks block executions, $loads loads, $accesses accesses (median of $RUNS):"
 printf '  control part  %8.3f s  %s M blocks/s (--no-dependences; CPU %.3f s: %s M/s)\n' \
   "$t_control" "$rate" "$c_control" "$crate"
 printf '  with TWPP+    %8.3f s  %s M loads/s, peak %d MB (CPU %.3f s: %s M/s)\n' \
   "$t_build" "$lrate" "$((rss / 1024))" "$c_build" "$clrate"
 printf '  expand        %8.3f s  (the whole block sequence back from the file)\n' "$t_expand"
 printf '  dependences   %8.1f ms (A%s, the load point with the most edges: %s, first MB of output)\n' \
-  "$t_deps_ms" "$g" "$(sqlite3 "$tmp/s.db" "SELECT edges || ' edges, ' || grammar_symbols || ' grammar symbols' FROM twpp_load_points WHERE point = $g ORDER BY run DESC LIMIT 1")"
+  "$t_deps_ms" "$g" "$(sqlite3 "$TMP/s.db" "SELECT edges || ' edges, ' || grammar_symbols || ' grammar symbols' FROM twpp_load_points WHERE point = $g ORDER BY run DESC LIMIT 1")"
 verdicts+=("$(verdict "$rate" 5 min) trace-twpp on the stencil: $rate M block executions/s, wall clock (target >= 5; CPU time: $crate)")
 verdicts+=("$(verdict "$lrate" 5 min) trace-twpp with TWPP+ on the stencil: $lrate M loads/s, wall clock (target >= 5; CPU time: $clrate)")
 verdicts+=("$(verdict "$per100m" 1024 max) trace-twpp memory scaled to 100 M accesses: $per100m MB (target <= 1024)")
