@@ -12,50 +12,26 @@
 #   BENCH_TREE        keys of the tree (default 200000)
 #   RUNS              runs per measurement (default 3)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${MEMREC_BUILD:-build}
-BIN=$BUILD/bin
+. "$(dirname "$0")/lib/bench.sh"
+bench_init values
 N=${BENCH_ACCESSES:-20000000}
 LIST=${BENCH_LIST:-300000}
 TREE=${BENCH_TREE:-200000}
-RUNS=${RUNS:-3}
-for c in trace-synth trace-values trace-info; do
-  [ -x "$BIN/$c" ] || { echo "values bench: $BIN/$c is not built" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "values bench: /usr/bin/time is missing" >&2; exit 1; }
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-bench-values.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-export VALGRIND_LIB=$PWD/$BUILD/valgrind
-
-calc() { awk "BEGIN { print $1 }"; }   # arithmetic without bc
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-verdict() { if [ "$1" = 1 ]; then echo PASS; else echo FAIL; fi; }
-accesses() { "$BIN/trace-info" "$1" | awk '$1 == "accesses:" { print $2 }'; }
+need_built "$BIN/trace-synth" "$BIN/trace-values" "$BIN/trace-info" /usr/bin/time
 
 # bench NAME TRACE: the median of RUNS runs of trace-values (the analysis
 # and its report; as bench/rds.sh, without --db: writing the rows is
 # SQLite's time, shown apart as db_s, one run); prints a row and appends
 # "NAME|rate" to the rates
 bench() {
-  local name=$1 trace=$2 cpus=() walls=() peak=0 n
-  n=$(accesses "$trace")
-  for ((r = 0; r < RUNS; r++)); do
-    /usr/bin/time -f "%U %S %e %M" -o "$TMP/time" \
-      "$BIN/trace-values" -q "$trace" >/dev/null 2>"$TMP/err" ||
-      { cat "$TMP/err" >&2; exit 1; }
-    read -r u s e m < "$TMP/time"
-    cpus+=("$(calc "$u + $s")"); walls+=("$e"); [ "$m" -gt "$peak" ] && peak=$m
-  done
-  local cpu wall rate dbcpu
-  cpu=$(printf '%s\n' "${cpus[@]}" | median)
-  wall=$(printf '%s\n' "${walls[@]}" | median)
-  rate=$(calc "$n / $cpu / 1000000")
+  local name=$1 trace=$2 n cpu wall rate peak res dbcpu
+  speed_of res "$trace" "$BIN/trace-values" -q
+  read -r n cpu wall rate peak <<<"$res"
   rm -f "$TMP/v.db"
-  /usr/bin/time -f "%U %S" -o "$TMP/time" "$BIN/trace-values" -q --db "$TMP/v.db" "$trace" >/dev/null
-  read -r u s < "$TMP/time"
-  dbcpu=$(calc "$u + $s - $cpu")
+  measure res "$BIN/trace-values" -q --db "$TMP/v.db" "$trace"
+  dbcpu=$(calc "${res%% *} - $cpu")
   printf '%-22s %12d %9.2f %9.2f %10.1f %9.1f %7.2f\n' "$name" "$n" "$cpu" "$wall" "$rate" \
-    "$(calc "$peak / 1024")" "$dbcpu"
+    "$peak" "$dbcpu"
   echo "$name|$rate" >> "$TMP/rates"
 }
 
@@ -95,7 +71,7 @@ fi
 echo
 while IFS='|' read -r name rate; do
   printf 'speed, %-22s %6.1f M accesses/s (target >= 20)  ratio %.2f  %s\n' "$name" "$rate" \
-    "$(calc "$rate / 20")" "$(verdict "$(calc "($rate >= 20) ? 1 : 0")")"
+    "$(calc "$rate / 20")" "$(verdict "$rate" 20 min)"
 done < "$TMP/rates"
 # FAIL is reported, not an error: the other benchmarks still run.
 exit 0
