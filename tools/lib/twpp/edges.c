@@ -273,18 +273,28 @@ static int decode_batch(twpp_edge_iter *it)
     return 0;
 }
 
-int64_t twpp_edges_batch(twpp_edge_iter *it, const twpp_edge **e)
+/* Edges decoded and not handed out yet: 1, or 0 at the end, -1 on a
+ * corrupt column (the iterator stays bad). */
+static int ensure_edges(twpp_edge_iter *it)
 {
     if (it->bad)
         return -1;
-    if (it->at == it->n) {
-        if (!it->left)
-            return 0;
-        if (decode_batch(it) < 0) {
-            it->bad = 1;
-            return -1;
-        }
+    if (it->at < it->n)
+        return 1;
+    if (!it->left)
+        return 0;
+    if (decode_batch(it) < 0) {
+        it->bad = 1;
+        return -1;
     }
+    return 1;
+}
+
+int64_t twpp_edges_batch(twpp_edge_iter *it, const twpp_edge **e)
+{
+    int rc = ensure_edges(it);
+    if (rc <= 0)
+        return rc;
     *e = it->edges + it->at;
     size_t n = it->n - it->at;
     it->at = it->n;
@@ -293,16 +303,9 @@ int64_t twpp_edges_batch(twpp_edge_iter *it, const twpp_edge **e)
 
 int twpp_edges_next(twpp_edge_iter *it, twpp_edge *e)
 {
-    if (it->bad)
-        return -1;
-    if (it->at == it->n) {
-        if (!it->left)
-            return 0;
-        if (decode_batch(it) < 0) {
-            it->bad = 1;
-            return -1;
-        }
-    }
+    int rc = ensure_edges(it);
+    if (rc <= 0)
+        return rc;
     *e = it->edges[it->at++];
     return 1;
 }
