@@ -307,7 +307,8 @@ typedef struct mr_exit_quick {
 } mr_exit_quick;
 struct mr_bstate {
     const mr_block_def *def;
-    const mr_exit_def *exits;  /* def->exits, one load closer in the hot loop */
+    const mr_exit_def *exits;  /* a copy of def->exits next to the state's other
+                            * arrays: one load closer in the hot loop */
     uint32_t nexits;
     uint32_t epoch;        /* chunk epoch the arrays below belong to */
     uint8_t simple;        /* no guarded and no value accesses */
@@ -317,6 +318,9 @@ struct mr_bstate {
                             * (blocks without guards) */
     uint32_t last_exit;    /* exit of the latest execution in this chunk,
                             * UINT32_MAX none: EXEC_HITS predicts it */
+    uint32_t nwords;       /* words of one execution as mr_write_execs takes
+                            * it: header, naccesses addresses, one value
+                            * per VALUE access */
     uint32_t quick_epoch;  /* reader: the epoch when unguarded and touched,
                             * else 0; one compare tells mr_next's quick path */
     mr_pred *pred;         /* naccesses */

@@ -64,6 +64,8 @@ struct mr_writer {
     uint64_t hits_limit;
 
     owned_block **blocks;    /* by id */
+    mr_bstate **states;      /* by id, blocks_cap of them: their states, one
+                              * load from an execution's id to its state */
     uint32_t blocks_cap, nblockdefs;
     uint8_t *stacks;         /* by id: 1 if defined */
     uint32_t stacks_cap, nstackdefs;
@@ -647,9 +649,17 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
     const char *problem = mr_block_def_problem(b);
     if (problem)
         return fail(w, "block %u: %s", b->id, problem);
+    uint32_t old_cap = w->blocks_cap;
     if (grow_table(w, (void **)&w->blocks, &w->blocks_cap, sizeof *w->blocks, b->id,
                    w->nblockdefs, "block"))
         return -1;
+    if (w->blocks_cap != old_cap) {
+        mr_bstate **t = realloc(w->states, w->blocks_cap * sizeof *t);
+        if (!t)
+            return oom(w);
+        memset(t + old_cap, 0, (w->blocks_cap - old_cap) * sizeof *t);
+        w->states = t;
+    }
     if (w->blocks[b->id]) {
         /* Redefinition: executions already coded used the old def, so they
          * must reach the file before the new def does. */
@@ -658,6 +668,7 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
         mr_bstate_fold(w->blocks[b->id]->state, &w->tot);
         free_block(w->blocks[b->id]);
         w->blocks[b->id] = NULL;
+        w->states[b->id] = NULL;
         w->prev = NULL;
     } else {
         w->nblockdefs++;
@@ -666,6 +677,7 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
     if (!o)
         return oom(w);
     w->blocks[b->id] = o;
+    w->states[b->id] = o->state;
     w->body.len = 0;
     BODY_VARINT(w, b->id);
     BODY_VARINT(w, b->addr);
@@ -891,22 +903,14 @@ static int code_accesses(mr_writer *w, uint32_t block, mr_bstate *bs, uint32_t k
     return 0;
 }
 
-int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
-                  const uint64_t *addrs, const uint64_t *values)
+/* One execution of bs (block `block`, validated) by exit `exit`: the
+ * prediction checks, the EXEC_HITS run or the record, and the state after. */
+static int exec_general(mr_writer *w, mr_bstate *bs, uint32_t block, uint32_t exit,
+                        const uint64_t *addrs, const uint64_t *values)
 {
-    if (MR_UNLIKELY(w->error))
-        return -1;
-    owned_block *o = block < w->blocks_cap ? w->blocks[block] : NULL;
-    if (MR_UNLIKELY(!o))
-        return fail(w, "execution of undefined block %u", block);
-    mr_bstate *bs = o->state;
-    const mr_block_def *d = &o->def;
-    if (MR_UNLIKELY(exit >= d->nexits))
-        return fail(w, "block %u has no exit %u", block, exit);
+    const mr_block_def *d = bs->def;
     const mr_exit_def *ex = &d->exits[exit];
     uint32_t n = ex->naccesses;
-    if (MR_UNLIKELY(n && !addrs))
-        return fail(w, "block %u: addresses missing", block);
     if (MR_UNLIKELY(!w->cur) && !(w->cur = thread_get(w, w->cur_tid, 1)))
         return -1;
     if (MR_UNLIKELY(!w->chunk_open) && begin_chunk(w))
@@ -959,6 +963,244 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     if (!record && !vi)   /* nothing written: only the run's work can fill the chunk */
         return MR_UNLIKELY(w->hits_work >= w->hits_limit) ? flush_all(w) : 0;
     return end_record(w);
+}
+
+
+int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
+                  const uint64_t *addrs, const uint64_t *values)
+{
+    if (MR_UNLIKELY(w->error))
+        return -1;
+    owned_block *o = block < w->blocks_cap ? w->blocks[block] : NULL;
+    if (MR_UNLIKELY(!o))
+        return fail(w, "execution of undefined block %u", block);
+    mr_bstate *bs = o->state;
+    const mr_block_def *d = &o->def;
+    if (MR_UNLIKELY(exit >= d->nexits))
+        return fail(w, "block %u has no exit %u", block, exit);
+    const mr_exit_def *ex = &d->exits[exit];
+    uint32_t n = ex->naccesses;
+    if (MR_UNLIKELY(n && !addrs))
+        return fail(w, "block %u: addresses missing", block);
+    return exec_general(w, bs, block, exit, addrs, values);
+}
+
+/* The state mr_write_execs keeps in locals while it loops: the ends of the
+ * streams an execution of a block without values or guards writes, and the
+ * writer's fields it changes. Stores of stream bytes (uint8_t, which may
+ * alias anything) would otherwise make the compiler reload every field of
+ * the writer after each of them. */
+typedef struct exec_state {
+    uint8_t *ctl, *blk, *ext, *flg, *dlt;
+    uintptr_t full;          /* the sum of those ends at which the chunk is full */
+    mr_bstate *prev;
+    uint32_t prev_exit;
+    mr_bstate *last;         /* the latest execution, whose exit sets the thread's
+                              * jump and from when the state goes back */
+    uint32_t last_exit;
+    uint32_t nrecords;
+    uint64_t time, run_n, hits_work;
+} exec_state;
+
+static inline void exec_state_load(const mr_writer *w, exec_state *x)
+{
+    const mr_buf *s = w->s;
+    if (w->chunk_open) {   /* else no stream is written before begin_chunk */
+        x->ctl = s[MR_S_CTL].p + s[MR_S_CTL].len;
+        x->blk = s[MR_S_BLOCK].p + s[MR_S_BLOCK].len;
+        x->ext = s[MR_S_EXIT].p + s[MR_S_EXIT].len;
+        x->flg = s[MR_S_FLAG].p + s[MR_S_FLAG].len;
+        x->dlt = s[MR_S_DELTA].p + s[MR_S_DELTA].len;
+        /* events_raw_size() >= chunk_bytes, the other streams' sizes fixed */
+        x->full = (uintptr_t)s[MR_S_CTL].p + (uintptr_t)s[MR_S_BLOCK].p +
+                  (uintptr_t)s[MR_S_EXIT].p + (uintptr_t)s[MR_S_FLAG].p +
+                  (uintptr_t)s[MR_S_DELTA].p + w->chunk_bytes - s[MR_S_STATE].len -
+                  s[MR_S_VALUE].len - s[MR_S_MISC].len;
+    } else {
+        x->ctl = x->blk = x->ext = x->flg = x->dlt = NULL;
+        x->full = 0;
+    }
+    x->prev = w->prev;
+    x->prev_exit = w->prev_exit;
+    x->last = NULL;
+    x->last_exit = 0;
+    x->nrecords = w->nrecords;
+    x->time = w->time;
+    x->run_n = w->run_n;
+    x->hits_work = w->hits_work;
+}
+
+static inline void exec_state_store(mr_writer *w, exec_state *x)
+{
+    mr_buf *s = w->s;
+    if (w->chunk_open) {
+        s[MR_S_CTL].len = (size_t)(x->ctl - s[MR_S_CTL].p);
+        s[MR_S_BLOCK].len = (size_t)(x->blk - s[MR_S_BLOCK].p);
+        s[MR_S_EXIT].len = (size_t)(x->ext - s[MR_S_EXIT].p);
+        s[MR_S_FLAG].len = (size_t)(x->flg - s[MR_S_FLAG].p);
+        s[MR_S_DELTA].len = (size_t)(x->dlt - s[MR_S_DELTA].p);
+    }
+    w->prev = x->prev;
+    w->prev_exit = x->prev_exit;
+    if (x->last) {
+        w->cur->jump = x->last->exits[x->last_exit].jump;
+        w->cur->from = x->last->exit_from[x->last_exit];
+        x->last = NULL;
+    }
+    w->nrecords = x->nrecords;
+    w->time = x->time;
+    w->run_n = x->run_n;
+    w->hits_work = x->hits_work;
+}
+
+/* One execution of a block without values or guards (bs->simple), coded
+ * as exec_general codes it, on the state in x. Returns 1 when the chunk is
+ * full (the caller flushes it). */
+static inline int exec_simple(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block,
+                              uint32_t exit, const uint64_t *addrs)
+{
+    const mr_exit_def *ex = &bs->exits[exit];
+    uint32_t n = ex->naccesses;
+    mr_pred *pred = bs->pred;
+    mr_bstate_touch(bs, w->epoch);
+    uint32_t predicted = MR_NO_BLOCK;
+    if (x->prev) {
+        predicted = x->prev->succ[x->prev_exit];
+        x->prev->succ[x->prev_exit] = block;
+    }
+    uint32_t k = 0;
+    int record = 1;
+    if (predicted == block) {
+        for (; k < n && addrs[k] - pred[k].addr == pred[k].stride; k++)
+            pred[k].addr = addrs[k];
+        if (k == n && exit == bs->last_exit) {
+            if (x->hits_work + n + 1 > w->hits_limit)
+                x->hits_work = w->hits_limit;   /* full: a plain record, then a new chunk */
+            else
+                record = 0;
+        }
+    }
+    bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
+    bs->last_exit = exit;
+    x->time += ex->ninstrs;
+    x->prev = x->last = bs;
+    x->prev_exit = x->last_exit = exit;
+    if (!record) {
+        x->run_n++;
+        x->hits_work += n + 1;
+        return MR_UNLIKELY(x->hits_work >= w->hits_limit);
+    }
+    if (x->run_n) {   /* the run ends: written first (flush_run) */
+        *x->ctl++ = MR_OP_EXEC_HITS;
+        x->blk = mr_put_varint(x->blk, x->run_n);
+        x->nrecords++;
+        x->run_n = 0;
+    }
+    x->nrecords++;
+    if (predicted == block) {
+        *x->ctl++ = MR_OP_EXEC_PRED;
+    } else {
+        *x->ctl++ = MR_OP_EXEC;
+        x->blk = mr_put_varint(x->blk, block);
+    }
+    if (bs->nexits > 1)
+        x->ext = mr_put_varint(x->ext, exit);
+    uint8_t *fl = x->flg, *dp = x->dlt;
+    for (uint32_t i = 0; i < k; i++)
+        *fl++ = MR_F_HIT;
+    for (uint32_t i = k; i < n; i++) {
+        uint64_t a = addrs[i], delta = a - pred[i].addr;
+        if (delta == pred[i].stride) {
+            *fl++ = MR_F_HIT;
+        } else {
+            *fl++ = MR_F_MISS;
+            dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
+            pred[i].stride = delta;
+        }
+        pred[i].addr = a;
+    }
+    x->flg = fl;
+    x->dlt = dp;
+    return (uintptr_t)x->ctl + (uintptr_t)x->blk + (uintptr_t)x->ext + (uintptr_t)fl +
+               (uintptr_t)dp >= x->full ||
+           x->hits_work >= w->hits_limit;
+}
+
+/* Starts fetching the state of the block whose execution's header is at
+ * p (if any: p < end), while the current one is coded: from one
+ * execution to the next, the id, the table slot and the state are
+ * dependent loads, often cache misses behind the stream's own words. */
+static inline void prefetch_next(mr_bstate *const *states, uint32_t cap, const uint64_t *p,
+                                 const uint64_t *end)
+{
+    if (p < end) {
+        uint32_t next = (uint32_t)(*p >> 24);
+        if (next < cap) {
+            mr_bstate *nb = states[next];
+            __builtin_prefetch(nb);
+            __builtin_prefetch((const char *)nb + 64);
+        }
+    }
+}
+
+int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, size_t *used)
+{
+    size_t pos = 0;
+    int rc = 0;
+    *used = 0;
+    if (MR_UNLIKELY(w->error))
+        return -1;
+    if (MR_UNLIKELY(!w->cur) && !(w->cur = thread_get(w, w->cur_tid, 1)))
+        return -1;
+    /* No block is defined while this runs: the table stays where it is. */
+    mr_bstate *const *states = w->states;
+    const uint32_t cap = w->blocks_cap;
+    exec_state x;
+    exec_state_load(w, &x);
+    while (pos < n && (uint8_t)words[pos] == tag) {
+        uint64_t header = words[pos];
+        uint32_t block = (uint32_t)(header >> 24), exit = (uint32_t)((header >> 8) & 0xffff);
+        mr_bstate *bs = block < cap ? states[block] : NULL;
+        if (MR_UNLIKELY(!bs)) {
+            rc = fail(w, "execution of undefined block %u", block);
+            break;
+        }
+        if (MR_UNLIKELY(exit >= bs->nexits)) {
+            rc = fail(w, "block %u has no exit %u", block, exit);
+            break;
+        }
+        if (MR_UNLIKELY(bs->nwords > n - pos)) {
+            rc = fail(w, "execution of block %u cut short", block);
+            break;
+        }
+        const uint64_t *addrs = words + pos + 1;
+        prefetch_next(states, cap, words + pos + bs->nwords, words + n);
+        if (MR_UNLIKELY(!w->chunk_open)) {
+            exec_state_store(w, &x);
+            rc = begin_chunk(w);
+            exec_state_load(w, &x);
+            if (rc)
+                break;
+        }
+        if (MR_LIKELY(bs->simple)) {
+            if (MR_UNLIKELY(exec_simple(w, &x, bs, block, exit, addrs))) {
+                exec_state_store(w, &x);
+                rc = flush_all(w);
+                exec_state_load(w, &x);
+            }
+        } else {
+            exec_state_store(w, &x);
+            rc = exec_general(w, bs, block, exit, addrs,
+                              bs->has_value ? addrs + bs->def->naccesses : NULL);
+            exec_state_load(w, &x);
+        }
+        if (rc)
+            break;
+        pos += bs->nwords;
+    }
+    exec_state_store(w, &x);
+    *used = pos;
+    return rc;
 }
 
 int mr_write_heap(mr_writer *w, const mr_heap *h)
@@ -1087,6 +1329,7 @@ int mr_writer_close(mr_writer *w, const mr_end *end, char **err)
     for (uint32_t i = 0; i < w->blocks_cap; i++)
         free_block(w->blocks[i]);
     free(w->blocks);
+    free(w->states);
     free(w->stacks);
     for (size_t i = 0; i < w->threads.cap; i++)
         free(w->threads.vals[i]);
