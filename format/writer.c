@@ -866,14 +866,15 @@ static inline void exec_state_store(mr_writer *w, exec_state *x)
  * accesses as flags, deltas and values (SPEC.md 6.4); the first k repeated
  * their prediction (and their values are coded): HIT flags. *vi: values
  * used so far. 0, or -1 when values are missing. */
-static inline __attribute__((always_inline)) int code_accesses(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block,
-                                uint32_t k, uint32_t n, const uint64_t *addrs,
-                                const uint64_t *values, uint32_t vi)
+static inline __attribute__((always_inline)) int
+code_accesses(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t k,
+              uint32_t n, const uint64_t *addrs, const uint64_t *values, uint32_t vi,
+              int guards)
 {
     uint8_t *fl = x->flg, *dp = x->dlt, *vp = x->val;
     mr_pred *pred = bs->pred;
     uint64_t last = x->last_value;
-    int vhit = bs->has_value, guards = bs->has_guard;
+    int vhit = bs->has_value;
     for (uint32_t i = 0; i < k; i++)
         *fl++ = MR_F_HIT;
     if (guards)
@@ -921,9 +922,10 @@ static inline __attribute__((always_inline)) int code_accesses(mr_writer *w, exe
  * accesses that repeat their prediction: address a HIT, guard true.
  * Their state is updated and their values coded as coding them would;
  * returns how many (n: all, the execution may join an EXEC_HITS run).
- * *vi: values among them. */
-static inline __attribute__((always_inline)) uint32_t hit_prefix(exec_state *x, mr_bstate *bs, uint32_t n,
-                                  const uint64_t *addrs, const uint64_t *values, uint32_t *vi)
+ * *vi: values among them. guards: the block may have guarded accesses. */
+static inline __attribute__((always_inline)) uint32_t
+hit_prefix(exec_state *x, mr_bstate *bs, uint32_t n, const uint64_t *addrs,
+           const uint64_t *values, uint32_t *vi, int guards)
 {
     mr_pred *pred = bs->pred;
     uint64_t last = x->last_value;
@@ -932,7 +934,7 @@ static inline __attribute__((always_inline)) uint32_t hit_prefix(exec_state *x, 
     for (; i < n; i++) {
         uint8_t f = bs->aflags[i];
         uint64_t a = addrs[i];
-        if (a - pred[i].addr != pred[i].stride || ((f & MR_ACC_GUARDED) && a == 0) ||
+        if (a - pred[i].addr != pred[i].stride || (guards && (f & MR_ACC_GUARDED) && a == 0) ||
             ((f & MR_ACC_VALUE) && !values))
             break;
         pred[i].addr = a;
@@ -955,14 +957,17 @@ static inline __attribute__((always_inline)) uint32_t hit_prefix(exec_state *x, 
  * begin_chunk left every stream MR_RECORD_ROOM bytes beyond chunk_bytes,
  * more than one execution (and the run written before it) can add.
  * Returns 0, 1 when the chunk is full (the caller flushes it), or -1.
- * With any_block 0 the block has no value and no guarded access
- * (bs->simple), and only that code is made: mr_write_execs's loop, whose
- * state then stays in registers. */
+ * kind says which code is made (a constant), as mr_write_execs's loop
+ * wants it, whose state stays in registers: EXEC_SIMPLE, a block without
+ * values and guarded accesses (bs->simple); EXEC_UNGUARDED, one without
+ * guarded accesses whose values are given; EXEC_ANY, any block. */
+enum { EXEC_SIMPLE, EXEC_UNGUARDED, EXEC_ANY };
 static inline __attribute__((always_inline)) int
 exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t exit,
-         const uint64_t *addrs, const uint64_t *values, int any_block)
+         const uint64_t *addrs, const uint64_t *values, int kind)
 {
-    int simple = !any_block || bs->simple;
+    int simple = kind == EXEC_SIMPLE || (kind == EXEC_ANY && bs->simple);
+    int guards = kind == EXEC_ANY && bs->has_guard;
     const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     mr_pred *pred = bs->pred;
@@ -979,7 +984,7 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
             for (; k < n && addrs[k] - pred[k].addr == pred[k].stride; k++)
                 pred[k].addr = addrs[k];
         } else {
-            k = hit_prefix(x, bs, n, addrs, values, &vi);
+            k = hit_prefix(x, bs, n, addrs, values, &vi, guards);
         }
         if (k == n && exit == bs->last_exit) {
             if (x->hits_work + n + 1 > w->hits_limit)
@@ -996,7 +1001,7 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
     if (!record) {
         x->run_n++;
         x->hits_work += n + 1;
-        if (!simple && bs->has_guard)
+        if (guards)
             count_accesses(&w->tot, bs, 0, n);
         if (!vi)   /* nothing written: only the run's work can fill the chunk */
             return MR_UNLIKELY(x->hits_work >= w->hits_limit);
@@ -1033,7 +1038,7 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
             }
             x->flg = fl;
             x->dlt = dp;
-        } else if (code_accesses(w, x, bs, block, k, n, addrs, values, vi)) {
+        } else if (code_accesses(w, x, bs, block, k, n, addrs, values, vi, guards)) {
             return -1;
         }
     }
@@ -1052,7 +1057,7 @@ static __attribute__((noinline)) int exec_any(mr_writer *w, mr_bstate *bs, uint3
 {
     exec_state x;
     exec_state_load(w, &x);
-    int rc = exec_one(w, &x, bs, block, exit, addrs, values, 1);
+    int rc = exec_one(w, &x, bs, block, exit, addrs, values, EXEC_ANY);
     exec_state_store(w, &x);
     return rc;
 }
@@ -1136,7 +1141,10 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
                 break;
         }
         if (MR_LIKELY(bs->simple)) {
-            rc = exec_one(w, &x, bs, block, exit, addrs, NULL, 0);
+            rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
+        } else if (!bs->has_guard) {   /* values: after all the addresses */
+            rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->def->naccesses,
+                          EXEC_UNGUARDED);
         } else {
             exec_state_store(w, &x);
             rc = exec_any(w, bs, block, exit, addrs,
