@@ -93,6 +93,7 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
     s->nexits = ne;
     s->simple = 1;
     s->nwords = 1 + na;
+    s->naccesses = na;
     for (uint32_t i = 0; i < na; i++) {
         const mr_access_def *a = &def->accesses[i];
         s->aflags[i] = a->flags;

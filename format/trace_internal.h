@@ -321,10 +321,13 @@ struct mr_bstate {
     uint32_t nwords;       /* words of one execution as mr_write_execs takes
                             * it: header, naccesses addresses, one value
                             * per VALUE access */
+    uint32_t naccesses;    /* def->naccesses, without the load of def */
     uint32_t quick_epoch;  /* reader: the epoch when unguarded and touched,
                             * else 0; one compare tells mr_next's quick path */
     mr_pred *pred;         /* naccesses */
     uint32_t *succ;        /* nexits: block that followed each exit (writer) */
+    uint64_t *execs;       /* nexits: executions per exit not yet in the totals;
+                            * one increment per execution instead of seven */
     mr_bstate **succ_bs;   /* nexits: the same as states (reader), NULL none */
     uint8_t *aflags;       /* naccesses: MR_ACC_* of each access */
     uint32_t *kcount;      /* (naccesses+1)*3 prefix counts of L,S,M */
@@ -333,8 +336,6 @@ struct mr_bstate {
     mr_exit_quick *xq;     /* nexits: reader, blocks without guards, else NULL */
     struct mr_cycle *cycle;/* reader: the loop body last found from here
                             * (hits.c), NULL none */
-    uint64_t *execs;       /* nexits: executions per exit not yet in the totals;
-                            * one increment per execution instead of seven */
     /* The reader's succ_bs of blocks with at most MR_SUCC_INLINE exits: the
      * slot of the next prediction is then an address computed from the
      * state, not loaded through succ_bs (one load less on the chain from
@@ -352,9 +353,9 @@ void mr_bstate_fold(mr_bstate *s, mr_totals *t);
 static inline void mr_bstate_touch(mr_bstate *s, uint32_t epoch)
 {
     if (MR_UNLIKELY(s->epoch != epoch)) {
-        memset(s->pred, 0, s->def->naccesses * sizeof *s->pred);
+        memset(s->pred, 0, s->naccesses * sizeof *s->pred);
         if (s->tmpl && s->simple)   /* reader: simple blocks keep addr there */
-            for (uint32_t i = 0; i < s->def->naccesses; i++)
+            for (uint32_t i = 0; i < s->naccesses; i++)
                 s->tmpl[i].addr = 0;
         s->last_exit = UINT32_MAX;
         if (s->succ)

@@ -1143,12 +1143,12 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
         if (MR_LIKELY(bs->simple)) {
             rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
         } else if (!bs->has_guard) {   /* values: after all the addresses */
-            rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->def->naccesses,
+            rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->naccesses,
                           EXEC_UNGUARDED);
         } else {
             exec_state_store(w, &x);
             rc = exec_any(w, bs, block, exit, addrs,
-                          bs->has_value ? addrs + bs->def->naccesses : NULL);
+                          bs->has_value ? addrs + bs->naccesses : NULL);
             exec_state_load(w, &x);
         }
         if (MR_UNLIKELY(rc)) {
