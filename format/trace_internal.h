@@ -138,12 +138,14 @@ static inline uint8_t *mr_put_varint(uint8_t *p, uint64_t v)
     }
     if (MR_LIKELY(v < (1ULL << 56))) {
         /* Spread the 7-bit groups one per byte, set the continuation bits
-         * of all bytes but the last, store 8 bytes: no branch per byte. */
+         * of all bytes but the last, store 8 bytes: no branch per byte.
+         * The spread halves the groups' distances three times: 28-bit
+         * halves 32 bits apart, 14-bit quarters 16 apart, 7-bit groups 8
+         * apart (12 operations where one shift per group took 22). */
         unsigned len = (unsigned)(64 - __builtin_clzll(v) + 6) / 7;   /* 2..8 */
-        uint64_t x = (v & 0x7fULL) | ((v << 1) & (0x7fULL << 8)) |
-                     ((v << 2) & (0x7fULL << 16)) | ((v << 3) & (0x7fULL << 24)) |
-                     ((v << 4) & (0x7fULL << 32)) | ((v << 5) & (0x7fULL << 40)) |
-                     ((v << 6) & (0x7fULL << 48)) | ((v << 7) & (0x7fULL << 56));
+        uint64_t x = (v & 0xfffffffULL) | ((v & 0xfffffff0000000ULL) << 4);
+        x = (x & 0x00003fff00003fffULL) | ((x & 0x0fffc0000fffc000ULL) << 2);
+        x = (x & 0x007f007f007f007fULL) | ((x & 0x3f803f803f803f80ULL) << 1);
         x |= 0x8080808080808080ULL & ((1ULL << (8 * (len - 1))) - 1);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
         x = __builtin_bswap64(x);

@@ -804,6 +804,8 @@ typedef struct exec_state {
                               * jump and from when the state goes back */
     uint32_t last_exit;
     uint32_t nrecords;
+    uint32_t epoch;          /* w->epoch, w->hits_limit: constant while it runs */
+    uint64_t hits_limit;
     uint64_t time, run_n, hits_work, last_value;
 } exec_state;
 
@@ -831,6 +833,8 @@ static inline void exec_state_load(const mr_writer *w, exec_state *x)
     x->last = NULL;
     x->last_exit = 0;
     x->nrecords = w->nrecords;
+    x->epoch = w->epoch;
+    x->hits_limit = w->hits_limit;
     x->time = w->time;
     x->run_n = w->run_n;
     x->hits_work = w->hits_work;
@@ -971,7 +975,7 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
     const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     mr_pred *pred = bs->pred;
-    mr_bstate_touch(bs, w->epoch);
+    mr_bstate_touch(bs, x->epoch);
     uint32_t predicted = MR_NO_BLOCK;
     if (x->prev) {
         predicted = x->prev->succ[x->prev_exit];
@@ -987,8 +991,8 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
             k = hit_prefix(x, bs, n, addrs, values, &vi, guards);
         }
         if (k == n && exit == bs->last_exit) {
-            if (x->hits_work + n + 1 > w->hits_limit)
-                x->hits_work = w->hits_limit;   /* full: a plain record, then a new chunk */
+            if (x->hits_work + n + 1 > x->hits_limit)
+                x->hits_work = x->hits_limit;   /* full: a plain record, then a new chunk */
             else
                 record = 0;
         }
@@ -1004,7 +1008,7 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
         if (guards)
             count_accesses(&w->tot, bs, 0, n);
         if (!vi)   /* nothing written: only the run's work can fill the chunk */
-            return MR_UNLIKELY(x->hits_work >= w->hits_limit);
+            return MR_UNLIKELY(x->hits_work >= x->hits_limit);
     } else {
         if (x->run_n) {   /* the run ends: written first */
             *x->ctl++ = MR_OP_EXEC_HITS;
@@ -1044,7 +1048,7 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
     }
     return (uintptr_t)x->ctl + (uintptr_t)x->blk + (uintptr_t)x->ext + (uintptr_t)x->flg +
                (uintptr_t)x->dlt + (uintptr_t)x->val >= x->full ||
-           x->hits_work >= w->hits_limit;
+           x->hits_work >= x->hits_limit;
 }
 
 /* One execution of any block, on the writer's own fields: mr_write_exec's,
