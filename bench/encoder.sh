@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The encoder alone, on a real program's raw stream: gzip -9 of 1 MB of C
-# headers is recorded once with MEMREC_ENCODER_RAW (the encoder keeps a
-# copy of every slot the tool hands it), then `memrec-encoder --replay`
-# encodes that stream again RUNS times (default 3) without Valgrind. The
-# replayed trace must be byte for byte the recorded one. Printed: the raw
-# stream's size, the executions, the median CPU seconds of a replay (its
-# background thread included) and what they make per execution and per raw
-# byte. On a real program the encoder, not the instrumentation, sets the
+# The encoder alone, on real programs' raw streams: gzip -9 of 1 MB of C
+# headers and sqlite3 with 20 K rows are each recorded once with
+# MEMREC_ENCODER_RAW (the encoder keeps a copy of every slot the tool hands
+# it), then `memrec-encoder --replay` encodes that stream again RUNS times
+# (default 3) without Valgrind. The replayed trace must be byte for byte the
+# recorded one. Printed per program: the raw stream's size, the executions,
+# the median CPU seconds of a replay (its background thread included) and
+# what they make per execution and per raw byte. On a real program the encoder, not the instrumentation, sets the
 # recording's speed (recorder/README.md); this is its steady figure.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,21 +21,42 @@ trap 'rm -rf "$TMP"' EXIT
 die() { echo "encoder bench: $*" >&2; exit 1; }
 [ -x "$VALGRIND_LIB/memrec-amd64-linux" ] && [ -x "$ENC" ] || die "the recorder is not built (make all first)"
 [ -x "$BUILD/bin/trace-info" ] || die "$BUILD/bin/trace-info is missing (make all first)"
-command -v gzip >/dev/null || die "gzip is missing (make deps)"
+for c in gzip sqlite3 jq; do command -v "$c" >/dev/null || die "$c is missing (make deps)"; done
 
 find /usr/include -type f -name '*.h' | LC_ALL=C sort | xargs cat 2>/dev/null |
   head -c 1000000 > "$TMP/text"
-MEMREC_ENCODER_RAW=$TMP/raw valgrind --tool=memrec -q --memrec-out-file="$TMP/rec.trace" \
-  gzip -9 -c "$TMP/text" >/dev/null || die "recording gzip failed"
-for _ in $(seq "$RUNS"); do
-  rm -f "$TMP/replay.trace"
-  "$ENC" --replay "$TMP/raw" "$TMP/replay.trace" 0 | awk '{ print $1 }' >> "$TMP/cpu" ||
-    die "replay failed"
-done
-cmp -s "$TMP/rec.trace" "$TMP/replay.trace" || die "the replayed trace differs from the recorded one"
-cpu=$(sort -g "$TMP/cpu" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-execs=$("$BUILD/bin/trace-info" --json "$TMP/rec.trace" | jq .blocks)
-raw=$(stat -c %s "$TMP/raw")
-awk -v c="$cpu" -v e="$execs" -v r="$raw" -v t="$(stat -c %s "$TMP/rec.trace")" 'BEGIN {
-  printf "encoder replay of gzip -9 (1 MB): %.0f MB raw, %d executions -> %.1f MB trace\n", r / 1e6, e, t / 1e6
-  printf "  median %.3f CPU s: %.1f ns per execution, %.0f MB/s of raw stream\n", c, 1e9 * c / e, r / 1e6 / c }'
+cat > "$TMP/rows.sql" <<'EOF'
+CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, s TEXT);
+WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
+INSERT INTO t SELECT i, (i * 7919) % 100003, printf('row%08d', (i * 31) % 99991) FROM c;
+CREATE INDEX tk ON t(k);
+SELECT count(*), sum(k), max(s) FROM t WHERE k % 3 = 0;
+SELECT s FROM t ORDER BY s LIMIT 1;
+EOF
+
+# replay NAME WHAT COMMAND...: records the command's raw stream once,
+# replays it RUNS times, checks the bytes and prints the figures.
+replay() {
+  local name=$1 what=$2; shift 2
+  rm -f "$TMP/raw" "$TMP/cpu"
+  MEMREC_ENCODER_RAW=$TMP/raw valgrind --tool=memrec -q --memrec-out-file="$TMP/rec.trace" \
+    "$@" >/dev/null || die "recording $name failed"
+  for _ in $(seq "$RUNS"); do
+    rm -f "$TMP/replay.trace"
+    "$ENC" --replay "$TMP/raw" "$TMP/replay.trace" 0 | awk '{ print $1 }' >> "$TMP/cpu" ||
+      die "replay failed"
+  done
+  cmp -s "$TMP/rec.trace" "$TMP/replay.trace" ||
+    die "the replayed trace of $name differs from the recorded one"
+  local cpu execs raw
+  cpu=$(sort -g "$TMP/cpu" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  execs=$("$BUILD/bin/trace-info" --json "$TMP/rec.trace" | jq .blocks)
+  raw=$(stat -c %s "$TMP/raw")
+  awk -v c="$cpu" -v e="$execs" -v r="$raw" -v t="$(stat -c %s "$TMP/rec.trace")" -v what="$what" 'BEGIN {
+    printf "encoder replay of %s: %.0f MB raw, %d executions -> %.1f MB trace\n", what, r / 1e6, e, t / 1e6
+    printf "  median %.3f CPU s: %.1f ns per execution, %.0f MB/s of raw stream\n", c, 1e9 * c / e, r / 1e6 / c }'
+}
+
+replay gzip "gzip -9 (1 MB)" gzip -9 -c "$TMP/text"
+# Most of sqlite3's executions carry values (pointers): the other shape.
+replay sqlite3 "sqlite3 (20 K rows)" sqlite3 -init "$TMP/rows.sql" :memory: </dev/null

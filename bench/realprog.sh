@@ -121,7 +121,7 @@ counts() {
       r = l[i] ? 100 * (m[i] - l[i]) / l[i] : 100
       if (r < 0) r = -r
       if (r > d) d = r
-      printf "%s%s %d vs Lackey %d", (i > 1 ? ", " : "         counts: "), k[i], m[i], l[i]
+      printf "%s%s %.0f vs Lackey %.0f", (i > 1 ? ", " : "         counts: "), k[i], m[i], l[i]
     }
     printf "\nTARGET %s counts within 0.1%% of Lackey: %.4f%% %s\n", n, d, d <= 0.1 ? "PASS" : "FAIL" }'
 }

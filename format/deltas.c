@@ -77,13 +77,16 @@ static void put_fields(uint8_t *o, const uint64_t *f, uint32_t n, unsigned w)
  * them. (Repeats from further back are the trial compression's to find.) */
 static uint32_t repeats(const uint64_t *d, uint32_t n)
 {
-    uint32_t r = 0;
-    for (uint32_t i = 1; i < n; i++) {
+    uint32_t r = 0, i = 1;
+    for (; i < n && i < 4; i++) {
         int again = d[i - 1] == d[i];
-        for (uint32_t k = 2; k <= 4 && k <= i && !again; k++)
+        for (uint32_t k = 2; k <= i && !again; k++)
             again = d[i - k] == d[i];
         r += (uint32_t)again;
     }
+    for (; i < n; i++)   /* four compares, no branch: the common case */
+        r += (uint32_t)((d[i - 1] == d[i]) | (d[i - 2] == d[i]) | (d[i - 3] == d[i]) |
+                        (d[i - 4] == d[i]));
     return r;
 }
 

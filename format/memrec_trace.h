@@ -254,6 +254,18 @@ int mr_write_thread_os(mr_writer *w, uint32_t tid, uint64_t os_tid);
 int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
                   const uint64_t *addrs, const uint64_t *values);
 
+/* The executions packed in words[0, n), back to back, as mr_write_exec
+ * would write them one by one (the same bytes), but with the writer's
+ * state in registers across them: each is a header word
+ * `tag | exit << 8 | block << 24` (tag in the low 8 bits), then one
+ * address per access of the block (all naccesses of its def: those past
+ * its exit's are ignored), then one value per access whose def has
+ * MR_ACC_VALUE (likewise). Stops at the first word whose low 8 bits are
+ * not tag, or at the end. *used: the words of the executions written.
+ * 0, or -1 when the writer has failed (an undefined block, an exit it
+ * does not have and an execution cut short by n fail it). */
+int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, size_t *used);
+
 int mr_write_heap(mr_writer *w, const mr_heap *h);
 
 /* A named marker from the program (memrec.h's MEMREC_MARK). */

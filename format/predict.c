@@ -5,6 +5,7 @@
  * so the per-execution loop does no work it could have done at definition.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "trace_internal.h"
 
 const char *mr_block_def_problem(const mr_block_def *b)
@@ -36,34 +37,63 @@ const char *mr_block_def_problem(const mr_block_def *b)
     return NULL;
 }
 
+/* The next n bytes of a block state's one allocation at *at (aligned to
+ * 8), or just the size they take when base is NULL. */
+static void *carve(char *base, size_t *at, size_t n)
+{
+    void *p = base ? base + *at : NULL;
+    *at += (n + 7) & ~(size_t)7;
+    return p;
+}
+
+/* Lays out the arrays of a state for def after the struct, in the order
+ * an execution touches them (its exit's counters and successor, then its
+ * accesses' predictions), so one allocation holds them close together.
+ * Returns the bytes needed; with s set, points s's arrays into it. */
+static size_t layout(mr_bstate *s, const mr_block_def *def, int with_template)
+{
+    uint32_t na = def->naccesses, ne = def->nexits;
+    char *base = (char *)s;
+    size_t at = sizeof *s;
+    mr_exit_def *exits = carve(base, &at, ne * sizeof *exits);
+    uint64_t *execs = carve(base, &at, ne * sizeof *execs);
+    uint32_t *succ = with_template ? NULL : carve(base, &at, ne * sizeof *succ);
+    mr_bstate **succ_bs = with_template && ne > MR_SUCC_INLINE
+                          ? carve(base, &at, ne * sizeof *succ_bs) : NULL;
+    mr_pred *pred = carve(base, &at, (na ? na : 1) * sizeof *pred);
+    uint8_t *aflags = carve(base, &at, na ? na : 1);
+    uint64_t *exit_from = carve(base, &at, ne * sizeof *exit_from);
+    uint32_t *kcount = carve(base, &at, (size_t)(na + 1) * 3 * sizeof *kcount);
+    mr_access *tmpl = with_template ? carve(base, &at, (na ? na : 1) * sizeof *tmpl) : NULL;
+    if (s) {
+        s->exits = memcpy(exits, def->exits, ne * sizeof *exits);
+        s->execs = execs;
+        s->succ = succ;
+        /* The writer predicts ids, the reader states: one less load per block. */
+        s->succ_bs = with_template ? (ne <= MR_SUCC_INLINE ? s->succ_inline : succ_bs) : NULL;
+        s->pred = pred;
+        s->aflags = aflags;
+        s->exit_from = exit_from;
+        s->kcount = kcount;
+        s->tmpl = tmpl;
+    }
+    return at;
+}
+
 mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
 {
-    mr_bstate *s = calloc(1, sizeof *s);
+    size_t size = layout(NULL, def, with_template);
+    mr_bstate *s = calloc(1, size);
     if (!s)
         return NULL;
+    layout(s, def, with_template);
     uint32_t na = def->naccesses, ne = def->nexits;
     s->def = def;
     s->epoch = 0;   /* epochs start at 1: the first use resets */
-    s->pred = malloc((na ? na : 1) * sizeof *s->pred);
-    s->exits = def->exits;
     s->nexits = ne;
-    /* The writer predicts ids, the reader states: one less load per block. */
-    if (with_template)
-        s->succ_bs = ne <= MR_SUCC_INLINE ? s->succ_inline : malloc(ne * sizeof *s->succ_bs);
-    else
-        s->succ = malloc(ne * sizeof *s->succ);
-    s->aflags = malloc(na ? na : 1);
-    s->kcount = calloc((size_t)(na + 1) * 3, sizeof *s->kcount);
-    s->exit_from = malloc(ne * sizeof *s->exit_from);
-    s->execs = calloc(ne, sizeof *s->execs);
-    s->tmpl = with_template ? calloc(na ? na : 1, sizeof *s->tmpl) : NULL;
-    if (!s->pred || (!s->succ && !s->succ_bs) || !s->aflags || !s->kcount || !s->exit_from ||
-        !s->execs ||
-        (with_template && !s->tmpl)) {
-        mr_bstate_free(s);
-        return NULL;
-    }
     s->simple = 1;
+    s->nwords = 1 + na;
+    s->naccesses = na;
     for (uint32_t i = 0; i < na; i++) {
         const mr_access_def *a = &def->accesses[i];
         s->aflags[i] = a->flags;
@@ -71,6 +101,7 @@ mr_bstate *mr_bstate_new(const mr_block_def *def, int with_template)
             s->simple = 0;
         if (a->flags & MR_ACC_VALUE)
             s->has_value = 1;
+        s->nwords += (a->flags & MR_ACC_VALUE) != 0;
         if (a->flags & MR_ACC_GUARDED)
             s->has_guard = 1;
         /* kcount[3*(i+1) + k-1]: accesses of kind k among the first i+1. */
@@ -114,16 +145,7 @@ void mr_bstate_free(mr_bstate *s)
 {
     if (!s)
         return;
-    free(s->pred);
-    free(s->succ);
-    if (s->succ_bs != s->succ_inline)
-        free(s->succ_bs);
-    free(s->aflags);
-    free(s->kcount);
-    free(s->exit_from);
-    free(s->execs);
-    free(s->tmpl);
-    free(s->xq);
+    free(s->xq);   /* the arrays live in s's own allocation (layout) */
     free(s->cycle);
     free(s);
 }

@@ -64,6 +64,8 @@ struct mr_writer {
     uint64_t hits_limit;
 
     owned_block **blocks;    /* by id */
+    mr_bstate **states;      /* by id, blocks_cap of them: their states, one
+                              * load from an execution's id to its state */
     uint32_t blocks_cap, nblockdefs;
     uint8_t *stacks;         /* by id: 1 if defined */
     uint32_t stacks_cap, nstackdefs;
@@ -647,9 +649,17 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
     const char *problem = mr_block_def_problem(b);
     if (problem)
         return fail(w, "block %u: %s", b->id, problem);
+    uint32_t old_cap = w->blocks_cap;
     if (grow_table(w, (void **)&w->blocks, &w->blocks_cap, sizeof *w->blocks, b->id,
                    w->nblockdefs, "block"))
         return -1;
+    if (w->blocks_cap != old_cap) {
+        mr_bstate **t = realloc(w->states, w->blocks_cap * sizeof *t);
+        if (!t)
+            return oom(w);
+        memset(t + old_cap, 0, (w->blocks_cap - old_cap) * sizeof *t);
+        w->states = t;
+    }
     if (w->blocks[b->id]) {
         /* Redefinition: executions already coded used the old def, so they
          * must reach the file before the new def does. */
@@ -658,6 +668,7 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
         mr_bstate_fold(w->blocks[b->id]->state, &w->tot);
         free_block(w->blocks[b->id]);
         w->blocks[b->id] = NULL;
+        w->states[b->id] = NULL;
         w->prev = NULL;
     } else {
         w->nblockdefs++;
@@ -666,6 +677,7 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
     if (!o)
         return oom(w);
     w->blocks[b->id] = o;
+    w->states[b->id] = o->state;
     w->body.len = 0;
     BODY_VARINT(w, b->id);
     BODY_VARINT(w, b->addr);
@@ -778,33 +790,155 @@ static inline void count_accesses(mr_totals *t, const mr_bstate *bs, uint32_t fr
     t->modifies += k[3 * to + 2] - k[3 * from + 2];
 }
 
-/* The leading accesses of an execution that repeat their prediction:
- * address a HIT, guard true. Their state is updated and their values
- * coded as coding them would; returns how many (n: all, the execution may
- * join an EXEC_HITS run). *vi: values among them. */
-static uint32_t hit_prefix(mr_writer *w, mr_bstate *bs, uint32_t n, const uint64_t *addrs,
-                           const uint64_t *values, uint32_t *vi)
+/* The state the exec path keeps in locals while mr_write_execs loops:
+ * the ends of the streams an execution writes, and the writer's fields it
+ * changes. Stores of stream bytes (uint8_t, which may alias anything)
+ * would otherwise make the compiler reload every field of the writer
+ * after each of them. */
+typedef struct exec_state {
+    uint8_t *ctl, *blk, *ext, *flg, *dlt, *val;
+    uintptr_t full;          /* the sum of those ends at which the chunk is full */
+    mr_bstate *prev;
+    uint32_t prev_exit;
+    mr_bstate *last;         /* the latest execution, whose exit sets the thread's
+                              * jump and from when the state goes back */
+    uint32_t last_exit;
+    uint32_t nrecords;
+    uint32_t epoch;          /* w->epoch, w->hits_limit: constant while it runs */
+    uint64_t hits_limit;
+    uint64_t time, run_n, hits_work, last_value;
+} exec_state;
+
+static inline void exec_state_load(const mr_writer *w, exec_state *x)
+{
+    const mr_buf *s = w->s;
+    if (w->chunk_open) {   /* else no stream is written before begin_chunk */
+        x->ctl = s[MR_S_CTL].p + s[MR_S_CTL].len;
+        x->blk = s[MR_S_BLOCK].p + s[MR_S_BLOCK].len;
+        x->ext = s[MR_S_EXIT].p + s[MR_S_EXIT].len;
+        x->flg = s[MR_S_FLAG].p + s[MR_S_FLAG].len;
+        x->dlt = s[MR_S_DELTA].p + s[MR_S_DELTA].len;
+        x->val = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
+        /* events_raw_size() >= chunk_bytes, the other streams' sizes fixed */
+        x->full = (uintptr_t)s[MR_S_CTL].p + (uintptr_t)s[MR_S_BLOCK].p +
+                  (uintptr_t)s[MR_S_EXIT].p + (uintptr_t)s[MR_S_FLAG].p +
+                  (uintptr_t)s[MR_S_DELTA].p + (uintptr_t)s[MR_S_VALUE].p + w->chunk_bytes -
+                  s[MR_S_STATE].len - s[MR_S_MISC].len;
+    } else {
+        x->ctl = x->blk = x->ext = x->flg = x->dlt = x->val = NULL;
+        x->full = 0;
+    }
+    x->prev = w->prev;
+    x->prev_exit = w->prev_exit;
+    x->last = NULL;
+    x->last_exit = 0;
+    x->nrecords = w->nrecords;
+    x->epoch = w->epoch;
+    x->hits_limit = w->hits_limit;
+    x->time = w->time;
+    x->run_n = w->run_n;
+    x->hits_work = w->hits_work;
+    x->last_value = w->last_value;
+}
+
+static inline void exec_state_store(mr_writer *w, exec_state *x)
+{
+    mr_buf *s = w->s;
+    if (w->chunk_open) {
+        s[MR_S_CTL].len = (size_t)(x->ctl - s[MR_S_CTL].p);
+        s[MR_S_BLOCK].len = (size_t)(x->blk - s[MR_S_BLOCK].p);
+        s[MR_S_EXIT].len = (size_t)(x->ext - s[MR_S_EXIT].p);
+        s[MR_S_FLAG].len = (size_t)(x->flg - s[MR_S_FLAG].p);
+        s[MR_S_DELTA].len = (size_t)(x->dlt - s[MR_S_DELTA].p);
+        s[MR_S_VALUE].len = (size_t)(x->val - s[MR_S_VALUE].p);
+    }
+    w->prev = x->prev;
+    w->prev_exit = x->prev_exit;
+    if (x->last) {
+        w->cur->jump = x->last->exits[x->last_exit].jump;
+        w->cur->from = x->last->exit_from[x->last_exit];
+        x->last = NULL;
+    }
+    w->nrecords = x->nrecords;
+    w->time = x->time;
+    w->run_n = x->run_n;
+    w->hits_work = x->hits_work;
+    w->last_value = x->last_value;
+}
+
+/* Codes accesses [k, n) of an execution of a block with value or guarded
+ * accesses as flags, deltas and values (SPEC.md 6.4); the first k repeated
+ * their prediction (and their values are coded): HIT flags. *vi: values
+ * used so far. 0, or -1 when values are missing. */
+static inline __attribute__((always_inline)) int
+code_accesses(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t k,
+              uint32_t n, const uint64_t *addrs, const uint64_t *values, uint32_t vi,
+              int guards)
+{
+    uint8_t *fl = x->flg, *dp = x->dlt, *vp = x->val;
+    mr_pred *pred = bs->pred;
+    uint64_t last = x->last_value;
+    int vhit = bs->has_value;
+    for (uint32_t i = 0; i < k; i++)
+        *fl++ = MR_F_HIT;
+    if (guards)
+        count_accesses(&w->tot, bs, 0, k);
+    for (uint32_t i = k; i < n; i++) {
+        uint8_t f = bs->aflags[i];
+        uint64_t a = addrs[i];
+        if (MR_UNLIKELY((f & MR_ACC_VALUE) && !values))
+            return fail(w, "block %u: values missing", block);
+        if (guards && (f & MR_ACC_GUARDED) && a == 0) {
+            *fl++ = MR_F_GUARD;
+            vi += (f & MR_ACC_VALUE) != 0;
+            continue;
+        }
+        uint64_t delta = a - pred[i].addr;
+        if (delta == pred[i].stride) {
+            *fl++ = MR_F_HIT;
+        } else if (vhit && a == last + pred[i].voff) {
+            *fl++ = MR_F_VHIT;   /* a pointer loaded before, plus an offset */
+            pred[i].stride = delta;
+        } else {
+            *fl++ = MR_F_MISS;
+            dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
+            pred[i].stride = delta;
+        }
+        pred[i].addr = a;
+        pred[i].voff = a - last;
+        if (guards)   /* only what happened counts */
+            count_accesses(&w->tot, bs, i, i + 1);
+        if (f & MR_ACC_VALUE) {
+            uint64_t v = values[vi++];
+            vp = mr_put_varint(vp, mr_zigzag((int64_t)(v - pred[i].value)));
+            pred[i].value = v;
+            last = v;
+        }
+    }
+    x->flg = fl;
+    x->dlt = dp;
+    x->val = vp;
+    x->last_value = last;
+    return 0;
+}
+
+/* The leading accesses of an execution of a block with value or guarded
+ * accesses that repeat their prediction: address a HIT, guard true.
+ * Their state is updated and their values coded as coding them would;
+ * returns how many (n: all, the execution may join an EXEC_HITS run).
+ * *vi: values among them. guards: the block may have guarded accesses. */
+static inline __attribute__((always_inline)) uint32_t
+hit_prefix(exec_state *x, mr_bstate *bs, uint32_t n, const uint64_t *addrs,
+           const uint64_t *values, uint32_t *vi, int guards)
 {
     mr_pred *pred = bs->pred;
-    uint32_t i = 0;
-    *vi = 0;
-    if (bs->simple) {
-        for (; i < n; i++) {
-            uint64_t a = addrs[i];
-            if (a - pred[i].addr != pred[i].stride)
-                break;
-            pred[i].addr = a;
-        }
-        return i;
-    }
-    uint64_t last = w->last_value;
-    uint32_t v = 0;
-    mr_buf *vs = &w->s[MR_S_VALUE];
-    uint8_t *vp = vs->p + vs->len;   /* room: begin_chunk's MR_RECORD_ROOM */
+    uint64_t last = x->last_value;
+    uint32_t i = 0, v = 0;
+    uint8_t *vp = x->val;   /* room: begin_chunk's MR_RECORD_ROOM */
     for (; i < n; i++) {
         uint8_t f = bs->aflags[i];
         uint64_t a = addrs[i];
-        if (a - pred[i].addr != pred[i].stride || ((f & MR_ACC_GUARDED) && a == 0) ||
+        if (a - pred[i].addr != pred[i].stride || (guards && (f & MR_ACC_GUARDED) && a == 0) ||
             ((f & MR_ACC_VALUE) && !values))
             break;
         pred[i].addr = a;
@@ -815,80 +949,121 @@ static uint32_t hit_prefix(mr_writer *w, mr_bstate *bs, uint32_t n, const uint64
             pred[i].value = last = val;
         }
     }
-    vs->len = vp - vs->p;
-    w->last_value = last;
+    x->val = vp;
+    x->last_value = last;
     *vi = v;
     return i;
 }
 
-/* Codes accesses [k, n) of an execution as flags, deltas and values; the
- * first k repeated their prediction (hit_prefix): HIT flags (their values
- * are code_values'). */
-static int code_accesses(mr_writer *w, uint32_t block, mr_bstate *bs, uint32_t k, uint32_t n,
-                         const uint64_t *addrs, const uint64_t *values, uint32_t vi)
+/* One execution of bs (block `block`, validated, its chunk open) by exit
+ * `exit`, on the state in x: the prediction checks, the EXEC_HITS run or
+ * the record (SPEC.md 6.4), and the state after. No capacity checks:
+ * begin_chunk left every stream MR_RECORD_ROOM bytes beyond chunk_bytes,
+ * more than one execution (and the run written before it) can add.
+ * Returns 0, 1 when the chunk is full (the caller flushes it), or -1.
+ * kind says which code is made (a constant), as mr_write_execs's loop
+ * wants it, whose state stays in registers: EXEC_SIMPLE, a block without
+ * values and guarded accesses (bs->simple); EXEC_UNGUARDED, one without
+ * guarded accesses whose values are given; EXEC_ANY, any block. */
+enum { EXEC_SIMPLE, EXEC_UNGUARDED, EXEC_ANY };
+static inline __attribute__((always_inline)) int
+exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t exit,
+         const uint64_t *addrs, const uint64_t *values, int kind)
 {
-    mr_buf *s = w->s;
-    uint8_t *fl = s[MR_S_FLAG].p + s[MR_S_FLAG].len;
-    uint8_t *dp = s[MR_S_DELTA].p + s[MR_S_DELTA].len;
-    uint8_t *vp = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
+    int simple = kind == EXEC_SIMPLE || (kind == EXEC_ANY && bs->simple);
+    int guards = kind == EXEC_ANY && bs->has_guard;
+    const mr_exit_def *ex = &bs->exits[exit];
+    uint32_t n = ex->naccesses;
     mr_pred *pred = bs->pred;
-    memset(fl, MR_F_HIT, k);
-    fl += k;
-    if (bs->has_guard)
-        count_accesses(&w->tot, bs, 0, k);
-    if (bs->simple) {
-        for (uint32_t i = k; i < n; i++) {
-            uint64_t a = addrs[i], delta = a - pred[i].addr;
-            if (delta == pred[i].stride) {
-                *fl++ = MR_F_HIT;
-            } else {
-                *fl++ = MR_F_MISS;
-                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
-                pred[i].stride = delta;
-            }
-            pred[i].addr = a;
-        }
-    } else {
-        uint64_t last = w->last_value;
-        int vhit = bs->has_value, guards = bs->has_guard;
-        for (uint32_t i = k; i < n; i++) {
-            uint8_t f = bs->aflags[i];
-            uint64_t a = addrs[i];
-            if (MR_UNLIKELY((f & MR_ACC_VALUE) && !values))
-                return fail(w, "block %u: values missing", block);
-            if (guards && (f & MR_ACC_GUARDED) && a == 0) {
-                *fl++ = MR_F_GUARD;
-                vi += (f & MR_ACC_VALUE) != 0;
-                continue;
-            }
-            uint64_t delta = a - pred[i].addr;
-            if (delta == pred[i].stride) {
-                *fl++ = MR_F_HIT;
-            } else if (vhit && a == last + pred[i].voff) {
-                *fl++ = MR_F_VHIT;   /* a pointer loaded before, plus an offset */
-                pred[i].stride = delta;
-            } else {
-                *fl++ = MR_F_MISS;
-                dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
-                pred[i].stride = delta;
-            }
-            pred[i].addr = a;
-            pred[i].voff = a - last;
-            if (guards)   /* only what happened counts */
-                count_accesses(&w->tot, bs, i, i + 1);
-            if (f & MR_ACC_VALUE) {
-                uint64_t v = values[vi++];
-                vp = mr_put_varint(vp, mr_zigzag((int64_t)(v - pred[i].value)));
-                pred[i].value = v;
-                last = v;
-            }
-        }
-        w->last_value = last;
+    mr_bstate_touch(bs, x->epoch);
+    uint32_t predicted = MR_NO_BLOCK;
+    if (x->prev) {
+        predicted = x->prev->succ[x->prev_exit];
+        x->prev->succ[x->prev_exit] = block;
     }
-    s[MR_S_FLAG].len = fl - s[MR_S_FLAG].p;
-    s[MR_S_DELTA].len = dp - s[MR_S_DELTA].p;
-    s[MR_S_VALUE].len = vp - s[MR_S_VALUE].p;
-    return 0;
+    uint32_t k = 0, vi = 0;
+    int record = 1;   /* 0: the execution joins an EXEC_HITS run */
+    if (predicted == block) {
+        if (MR_LIKELY(simple)) {
+            for (; k < n && addrs[k] - pred[k].addr == pred[k].stride; k++)
+                pred[k].addr = addrs[k];
+        } else {
+            k = hit_prefix(x, bs, n, addrs, values, &vi, guards);
+        }
+        if (k == n && exit == bs->last_exit) {
+            if (x->hits_work + n + 1 > x->hits_limit)
+                x->hits_work = x->hits_limit;   /* full: a plain record, then a new chunk */
+            else
+                record = 0;
+        }
+    }
+    bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
+    bs->last_exit = exit;
+    x->time += ex->ninstrs;
+    x->prev = x->last = bs;
+    x->prev_exit = x->last_exit = exit;
+    if (!record) {
+        x->run_n++;
+        x->hits_work += n + 1;
+        if (guards)
+            count_accesses(&w->tot, bs, 0, n);
+        if (!vi)   /* nothing written: only the run's work can fill the chunk */
+            return MR_UNLIKELY(x->hits_work >= x->hits_limit);
+    } else {
+        if (x->run_n) {   /* the run ends: written first */
+            *x->ctl++ = MR_OP_EXEC_HITS;
+            x->blk = mr_put_varint(x->blk, x->run_n);
+            x->nrecords++;
+            x->run_n = 0;
+        }
+        x->nrecords++;
+        if (predicted == block) {
+            *x->ctl++ = MR_OP_EXEC_PRED;
+        } else {
+            *x->ctl++ = MR_OP_EXEC;
+            x->blk = mr_put_varint(x->blk, block);
+        }
+        if (bs->nexits > 1)
+            x->ext = mr_put_varint(x->ext, exit);
+        if (MR_LIKELY(simple)) {
+            uint8_t *fl = x->flg, *dp = x->dlt;
+            for (uint32_t i = 0; i < k; i++)
+                *fl++ = MR_F_HIT;
+            for (uint32_t i = k; i < n; i++) {
+                uint64_t a = addrs[i], delta = a - pred[i].addr;
+                if (delta == pred[i].stride) {
+                    *fl++ = MR_F_HIT;
+                } else {
+                    *fl++ = MR_F_MISS;
+                    dp = mr_put_varint(dp, mr_zigzag((int64_t)delta));
+                    pred[i].stride = delta;
+                }
+                pred[i].addr = a;
+            }
+            x->flg = fl;
+            x->dlt = dp;
+        } else if (code_accesses(w, x, bs, block, k, n, addrs, values, vi, guards)) {
+            return -1;
+        }
+    }
+    return (uintptr_t)x->ctl + (uintptr_t)x->blk + (uintptr_t)x->ext + (uintptr_t)x->flg +
+               (uintptr_t)x->dlt + (uintptr_t)x->val >= x->full ||
+           x->hits_work >= x->hits_limit;
+}
+
+/* One execution of any block, on the writer's own fields: mr_write_exec's,
+ * and mr_write_execs's for blocks with values or guards (out of its loop,
+ * which keeps fewer registers busy). Its chunk is open. Returns as
+ * exec_one. */
+static __attribute__((noinline)) int exec_any(mr_writer *w, mr_bstate *bs, uint32_t block,
+                                              uint32_t exit, const uint64_t *addrs,
+                                              const uint64_t *values)
+{
+    exec_state x;
+    exec_state_load(w, &x);
+    int rc = exec_one(w, &x, bs, block, exit, addrs, values, EXEC_ANY);
+    exec_state_store(w, &x);
+    return rc;
 }
 
 int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
@@ -896,69 +1071,104 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
 {
     if (MR_UNLIKELY(w->error))
         return -1;
-    owned_block *o = block < w->blocks_cap ? w->blocks[block] : NULL;
-    if (MR_UNLIKELY(!o))
+    mr_bstate *bs = block < w->blocks_cap ? w->states[block] : NULL;
+    if (MR_UNLIKELY(!bs))
         return fail(w, "execution of undefined block %u", block);
-    mr_bstate *bs = o->state;
-    const mr_block_def *d = &o->def;
-    if (MR_UNLIKELY(exit >= d->nexits))
+    if (MR_UNLIKELY(exit >= bs->nexits))
         return fail(w, "block %u has no exit %u", block, exit);
-    const mr_exit_def *ex = &d->exits[exit];
-    uint32_t n = ex->naccesses;
-    if (MR_UNLIKELY(n && !addrs))
+    if (MR_UNLIKELY(bs->exits[exit].naccesses && !addrs))
         return fail(w, "block %u: addresses missing", block);
     if (MR_UNLIKELY(!w->cur) && !(w->cur = thread_get(w, w->cur_tid, 1)))
         return -1;
     if (MR_UNLIKELY(!w->chunk_open) && begin_chunk(w))
         return -1;
-    mr_bstate_touch(bs, w->epoch);
-    uint32_t predicted = w->prev ? w->prev->succ[w->prev_exit] : MR_NO_BLOCK;
-    uint32_t k = 0, vi = 0;
-    int record = 1;   /* 0: the execution joined an EXEC_HITS run */
-    if (predicted == block) {
-        k = hit_prefix(w, bs, n, addrs, values, &vi);
-        if (k == n && exit == bs->last_exit) {
-            if (w->hits_work + n + 1 > w->hits_limit)
-                w->hits_work = w->hits_limit;   /* full: a plain record, then a new chunk */
-            else
-                record = 0;
+    int rc = exec_any(w, bs, block, exit, addrs, values);
+    if (rc < 0)
+        return -1;
+    return rc ? flush_all(w) : 0;
+}
+
+/* Starts fetching the state of the block whose execution's header is at
+ * p (if any: p < end), while the current one is coded: from one
+ * execution to the next, the id, the table slot and the state are
+ * dependent loads, often cache misses behind the stream's own words. */
+static inline void prefetch_next(mr_bstate *const *states, uint32_t cap, const uint64_t *p,
+                                 const uint64_t *end)
+{
+    if (p < end) {
+        uint32_t next = (uint32_t)(*p >> 24);
+        if (next < cap) {
+            mr_bstate *nb = states[next];
+            __builtin_prefetch(nb);
+            __builtin_prefetch((const char *)nb + 64);
         }
     }
-    if (record) {
-        /* No capacity checks: begin_chunk left every stream MR_RECORD_ROOM
-         * bytes beyond chunk_bytes, more than one execution (and the run
-         * written before it) can add. */
-        if (flush_run(w))
-            return -1;
-        mr_buf *s = w->s;
-        s[MR_S_CTL].p[s[MR_S_CTL].len++] = predicted == block ? MR_OP_EXEC_PRED : MR_OP_EXEC;
-        w->nrecords++;
-        if (predicted != block)
-            s[MR_S_BLOCK].len = mr_put_varint(s[MR_S_BLOCK].p + s[MR_S_BLOCK].len, block) -
-                                s[MR_S_BLOCK].p;
-        if (d->nexits > 1)
-            s[MR_S_EXIT].len = mr_put_varint(s[MR_S_EXIT].p + s[MR_S_EXIT].len, exit) -
-                               s[MR_S_EXIT].p;
-        if (code_accesses(w, block, bs, k, n, addrs, values, vi))
-            return -1;
-    } else {
-        w->run_n++;
-        w->hits_work += n + 1;
-        if (bs->has_guard)
-            count_accesses(&w->tot, bs, 0, n);
+}
+
+int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, size_t *used)
+{
+    size_t pos = 0;
+    int rc = 0;
+    *used = 0;
+    if (MR_UNLIKELY(w->error))
+        return -1;
+    if (MR_UNLIKELY(!w->cur) && !(w->cur = thread_get(w, w->cur_tid, 1)))
+        return -1;
+    /* No block is defined while this runs: the table stays where it is. */
+    mr_bstate *const *states = w->states;
+    const uint32_t cap = w->blocks_cap;
+    exec_state x;
+    exec_state_load(w, &x);
+    while (pos < n && (uint8_t)words[pos] == tag) {
+        uint64_t header = words[pos];
+        uint32_t block = (uint32_t)(header >> 24), exit = (uint32_t)((header >> 8) & 0xffff);
+        mr_bstate *bs = block < cap ? states[block] : NULL;
+        if (MR_UNLIKELY(!bs)) {
+            rc = fail(w, "execution of undefined block %u", block);
+            break;
+        }
+        if (MR_UNLIKELY(exit >= bs->nexits)) {
+            rc = fail(w, "block %u has no exit %u", block, exit);
+            break;
+        }
+        if (MR_UNLIKELY(bs->nwords > n - pos)) {
+            rc = fail(w, "execution of block %u cut short", block);
+            break;
+        }
+        const uint64_t *addrs = words + pos + 1;
+        prefetch_next(states, cap, words + pos + bs->nwords, words + n);
+        if (MR_UNLIKELY(!w->chunk_open)) {
+            exec_state_store(w, &x);
+            rc = begin_chunk(w);
+            exec_state_load(w, &x);
+            if (rc)
+                break;
+        }
+        if (MR_LIKELY(bs->simple)) {
+            rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
+        } else if (!bs->has_guard) {   /* values: after all the addresses */
+            rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->naccesses,
+                          EXEC_UNGUARDED);
+        } else {
+            exec_state_store(w, &x);
+            rc = exec_any(w, bs, block, exit, addrs,
+                          bs->has_value ? addrs + bs->naccesses : NULL);
+            exec_state_load(w, &x);
+        }
+        if (MR_UNLIKELY(rc)) {
+            if (rc < 0)
+                break;
+            exec_state_store(w, &x);
+            rc = flush_all(w);
+            exec_state_load(w, &x);
+            if (rc)
+                break;
+        }
+        pos += bs->nwords;
     }
-    if (w->prev)
-        w->prev->succ[w->prev_exit] = block;
-    bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
-    bs->last_exit = exit;
-    w->cur->jump = ex->jump;
-    w->cur->from = bs->exit_from[exit];
-    w->time += ex->ninstrs;
-    w->prev = bs;
-    w->prev_exit = exit;
-    if (!record && !vi)   /* nothing written: only the run's work can fill the chunk */
-        return MR_UNLIKELY(w->hits_work >= w->hits_limit) ? flush_all(w) : 0;
-    return end_record(w);
+    exec_state_store(w, &x);
+    *used = pos;
+    return rc;
 }
 
 int mr_write_heap(mr_writer *w, const mr_heap *h)
@@ -1087,6 +1297,7 @@ int mr_writer_close(mr_writer *w, const mr_end *end, char **err)
     for (uint32_t i = 0; i < w->blocks_cap; i++)
         free_block(w->blocks[i]);
     free(w->blocks);
+    free(w->states);
     free(w->stacks);
     for (size_t i = 0; i < w->threads.cap; i++)
         free(w->threads.vals[i]);

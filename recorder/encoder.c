@@ -32,16 +32,6 @@
 #include "memrec_trace.h"
 #include "wire.h"
 
-/* A block definition as received, with what decoding its executions needs. */
-typedef struct enc_block {
-    mr_block_def def;
-    mr_instr_def *instrs;
-    mr_access_def *accesses;
-    mr_exit_def *exits;
-    uint32_t words;              /* raw words after the header: accesses + values */
-    int has_values;              /* some access carries a value */
-} enc_block;
-
 /* The encoder's whole state. */
 typedef struct encoder {
     mr_writer *w;
@@ -51,8 +41,6 @@ typedef struct encoder {
     int ended;                   /* the end record was written */
     char **strings;              /* by id; [0] is NULL */
     size_t nstrings;
-    enc_block **blocks;          /* by id */
-    size_t nblocks;
 } encoder;
 
 static void die_oom(void)
@@ -151,56 +139,36 @@ static void on_symbol(encoder *e, const uint64_t *p, uint32_t n)
     check(e, mr_write_symbol(e->w, &s));
 }
 
-static void free_block(enc_block *b)
-{
-    if (!b)
-        return;
-    free(b->instrs);
-    free(b->accesses);
-    free(b->exits);
-    free(b);
-}
-
+/* A block definition: the writer keeps its own copy, and decodes the
+ * block's executions with it (mr_write_execs). */
 static void on_block_def(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
 {
     if (n < 4 || p[1] + p[2] + p[3] != n - 4 || p[3] == 0) {
         writer_failed(e, "bad block definition from the tool");
         return;
     }
-    enc_block *b = xrealloc(NULL, sizeof *b);
-    memset(b, 0, sizeof *b);
     uint32_t ni = (uint32_t)p[1], na = (uint32_t)p[2], ne = (uint32_t)p[3];
-    b->instrs = xrealloc(NULL, ni * sizeof *b->instrs);
-    b->accesses = xrealloc(NULL, na * sizeof *b->accesses);
-    b->exits = xrealloc(NULL, ne * sizeof *b->exits);
+    mr_instr_def *instrs = xrealloc(NULL, ni * sizeof *instrs);
+    mr_access_def *accesses = xrealloc(NULL, na * sizeof *accesses);
+    mr_exit_def *exits = xrealloc(NULL, ne * sizeof *exits);
     const uint64_t *q = p + 4;
     for (uint32_t i = 0; i < ni; i++, q++)
-        b->instrs[i] = (mr_instr_def){ .addr = *q >> 8, .len = (uint32_t)(*q & 0xff) };
-    for (uint32_t i = 0; i < na; i++, q++) {
-        b->accesses[i] = (mr_access_def){ .instr = (uint16_t)(*q & 0xffff),
-                                          .kind = (uint8_t)(*q >> 16),
-                                          .flags = (uint8_t)(*q >> 24),
-                                          .size = (uint32_t)(*q >> 32) };
-        b->has_values |= (b->accesses[i].flags & MR_ACC_VALUE) != 0;
-        b->words += 1 + ((b->accesses[i].flags & MR_ACC_VALUE) != 0);
-    }
-    for (uint32_t i = 0; i < ne; i++, q++) {
-        b->exits[i] = (mr_exit_def){ .ninstrs = (uint32_t)(*q & 0xffffff),
-                                     .naccesses = (uint32_t)((*q >> 24) & 0xffffff),
-                                     .jump = (uint8_t)(*q >> 48) };
-    }
-    b->def = (mr_block_def){ .id = id, .addr = p[0], .ninstrs = ni, .instrs = b->instrs,
-                             .naccesses = na, .accesses = b->accesses,
-                             .nexits = ne, .exits = b->exits };
-    if (id >= e->nblocks) {
-        size_t cap = id + 1 > 2 * e->nblocks ? id + 1 : 2 * e->nblocks;
-        e->blocks = xrealloc(e->blocks, cap * sizeof *e->blocks);
-        memset(e->blocks + e->nblocks, 0, (cap - e->nblocks) * sizeof *e->blocks);
-        e->nblocks = cap;
-    }
-    free_block(e->blocks[id]);
-    e->blocks[id] = b;
-    check(e, mr_write_block_def(e->w, &b->def));
+        instrs[i] = (mr_instr_def){ .addr = *q >> 8, .len = (uint32_t)(*q & 0xff) };
+    for (uint32_t i = 0; i < na; i++, q++)
+        accesses[i] = (mr_access_def){ .instr = (uint16_t)(*q & 0xffff),
+                                       .kind = (uint8_t)(*q >> 16),
+                                       .flags = (uint8_t)(*q >> 24),
+                                       .size = (uint32_t)(*q >> 32) };
+    for (uint32_t i = 0; i < ne; i++, q++)
+        exits[i] = (mr_exit_def){ .ninstrs = (uint32_t)(*q & 0xffffff),
+                                  .naccesses = (uint32_t)((*q >> 24) & 0xffffff),
+                                  .jump = (uint8_t)(*q >> 48) };
+    mr_block_def def = { .id = id, .addr = p[0], .ninstrs = ni, .instrs = instrs,
+                         .naccesses = na, .accesses = accesses, .nexits = ne, .exits = exits };
+    check(e, mr_write_block_def(e->w, &def));
+    free(instrs);
+    free(accesses);
+    free(exits);
 }
 
 static void on_stack(encoder *e, uint32_t id, const uint64_t *p, uint32_t n)
@@ -250,24 +218,20 @@ static void on_end(encoder *e, uint32_t reason, const uint64_t *p, uint32_t n)
     finish(e, &end);
 }
 
-/* One block execution at p (n words left in the slot). Returns the words
- * it takes, or 0 when the stream makes no sense any more. */
-static size_t on_exec(encoder *e, const uint64_t *p, size_t n)
+/* The block executions at p (n words left in the slot), as many as come
+ * back to back: the writer takes them in one call. Returns the words they
+ * take, or 0 when the stream makes no sense any more. */
+static size_t on_execs(encoder *e, const uint64_t *p, size_t n)
 {
-    uint64_t header = p[0];
-    uint32_t id = (uint32_t)(header >> 24), exit_ix = (uint32_t)((header >> 8) & 0xffff);
-    enc_block *b = id < e->nblocks ? e->blocks[id] : NULL;
-    if (!b || exit_ix >= b->def.nexits || 1 + (size_t)b->words > n) {
-        writer_failed(e, "execution of an unknown block from the tool");
+    size_t used = 0;
+    if (mr_write_execs(e->w, p, n, WIRE_EXEC, &used) < 0) {
+        writer_failed(e, mr_writer_error(e->w));
         return 0;
     }
-    if (!e->failed)
-        check(e, mr_write_exec(e->w, id, exit_ix, p + 1,
-                               b->has_values ? p + 1 + b->def.naccesses : NULL));
-    return 1 + (size_t)b->words;
+    return used;
 }
 
-/* One generic record at p; like on_exec. */
+/* One generic record at p; like on_execs. */
 static size_t on_record(encoder *e, const uint64_t *rec, size_t avail)
 {
     uint64_t header = rec[0];
@@ -312,8 +276,8 @@ static size_t on_record(encoder *e, const uint64_t *rec, size_t avail)
 static void process_slot(encoder *e, const uint64_t *w, size_t n)
 {
     size_t pos = 0;
-    while (pos < n && !e->ended) {
-        size_t used = (w[pos] & 0xff) == WIRE_EXEC ? on_exec(e, w + pos, n - pos)
+    while (pos < n && !e->ended && !e->failed) {
+        size_t used = (w[pos] & 0xff) == WIRE_EXEC ? on_execs(e, w + pos, n - pos)
                                                    : on_record(e, w + pos, n - pos);
         if (used == 0)
             return;

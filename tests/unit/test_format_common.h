@@ -125,6 +125,48 @@ static void gen_free_block(gen_block *b)
     free(b);
 }
 
+/* With gen_batched set, executions are not written one by one: their
+ * words are gathered as mr_write_execs takes them (GEN_TAG headers, all of
+ * a def's address and value words, junk past the exit's) and written in
+ * one call before anything else is written; the file must be the same. */
+static int gen_batched;
+#define GEN_TAG 0x5a
+static uint64_t gen_words[1 << 14];
+static size_t gen_nwords;
+
+static void gen_flush(gen *g)
+{
+    size_t used = 0;
+    if (gen_nwords && mr_write_execs(g->w, gen_words, gen_nwords, GEN_TAG, &used) == 0)
+        assert_int_equal(used, gen_nwords);
+    gen_nwords = 0;
+}
+
+/* Words past an exit's accesses: anything, but not from rnd(), which
+ * must give both ways the same events. */
+static uint64_t gen_junk(void)
+{
+    static uint64_t j = 0x9e3779b97f4a7c15ULL;
+    return j = j * 6364136223846793005ULL + 1442695040888963407ULL;
+}
+
+/* Gathers one execution's words (gen_batched). */
+static void gen_gather(gen *g, const gen_block *b, uint32_t id, uint32_t exit,
+                       const uint64_t *addrs, const uint64_t *values, uint32_t nv)
+{
+    const mr_block_def *d = &b->def;
+    if (gen_nwords + 1 + 2 * d->naccesses > sizeof gen_words / sizeof *gen_words)
+        gen_flush(g);
+    gen_words[gen_nwords++] = GEN_TAG | (uint64_t)exit << 8 | (uint64_t)id << 24;
+    for (uint32_t i = 0; i < d->naccesses; i++)
+        gen_words[gen_nwords++] = i < d->exits[exit].naccesses ? addrs[i] : gen_junk();
+    for (uint32_t i = 0, v = 0; i < d->naccesses; i++)
+        if (d->accesses[i].flags & MR_ACC_VALUE) {
+            gen_words[gen_nwords++] = v < nv ? values[v] : gen_junk();
+            v++;
+        }
+}
+
 /* A random block def with id; its accesses get random address patterns. */
 static void gen_block_def(gen *g, uint32_t id)
 {
@@ -173,6 +215,7 @@ static void gen_block_def(gen *g, uint32_t id)
     g->blocks[id] = b;
     exp_ev *d = gen_push_def(g, MR_EV_BLOCK_DEF);
     d->bdef = &b->def;
+    gen_flush(g);
     mr_write_block_def(g->w, &b->def);
 }
 
@@ -227,7 +270,10 @@ static void gen_exec_one(gen *g, uint32_t id, uint32_t exit, int loop)
         if (a->kind == MR_STORE) g->tot.stores++;
         if (a->kind == MR_MODIFY) g->tot.modifies++;
     }
-    mr_write_exec(g->w, id, exit, addrs, nv ? values : NULL);
+    if (gen_batched)
+        gen_gather(g, b, id, exit, addrs, values, nv);
+    else
+        mr_write_exec(g->w, id, exit, addrs, nv ? values : NULL);
     t->jump = ex->jump;
     t->from = ex->ninstrs ? b->instrs[ex->ninstrs - 1].addr : b->def.addr;
     g->time += ex->ninstrs;
@@ -298,6 +344,7 @@ static void gen_heap(gen *g)
     if (h->op == MR_REALLOC) g->tot.reallocs++;
     else if (h->op == MR_FREE || h->op == MR_DELETE || h->op == MR_DELETE_ARRAY) g->tot.frees++;
     else if (h->op != MR_MMAP && h->op != MR_MUNMAP) g->tot.allocs++;   /* in no total */
+    gen_flush(g);
     mr_write_heap(g->w, h);
 }
 
@@ -312,6 +359,7 @@ static void gen_stack(gen *g)
     d->sid = id;
     d->saddr = depth ? ips[0] : 0;
     d->naccesses = depth;
+    gen_flush(g);
     mr_write_stack(g->w, &(mr_stack){ id, depth, ips });
 }
 
@@ -323,6 +371,7 @@ static void gen_symbol(gen *g)
     exp_ev *d = gen_push_def(g, MR_EV_SYMBOL);
     d->saddr = s.addr;
     d->sid = s.line;
+    gen_flush(g);
     mr_write_symbol(g->w, &s);
 }
 
@@ -338,6 +387,7 @@ static void gen_thread_event(gen *g)
         e->tid = tid;
         g->cur_tid = tid;
         g->cur = gen_thread_index(g, tid);
+        gen_flush(g);
         mr_write_thread_switch(g->w, tid);
         break;
     case 1:
@@ -346,12 +396,14 @@ static void gen_thread_event(gen *g)
         e->ttid = tid;
         gen_thread_index(g, g->cur_tid);
         gen_thread_index(g, tid);
+        gen_flush(g);
         mr_write_thread_create(g->w, g->cur_tid, tid);
         break;
     default:
         e->top = MR_THREAD_EXIT;
         e->ttid = tid;
         gen_thread_index(g, tid);
+        gen_flush(g);
         mr_write_thread_exit(g->w, tid);
         break;
     }
@@ -398,11 +450,13 @@ static void gen_trace(gen *g, int fd, size_t chunk_bytes, int n, int values, int
             e->kind = MR_EV_MARK;
             e->mark = malloc(32);
             snprintf(e->mark, 32, "mark %d", i);
+            gen_flush(g);
             mr_write_mark(g->w, e->mark);
         } else if (r < 96) {
             exp_ev *e = gen_push(g);
             e->kind = MR_EV_COLLECT;
             e->on = (int)rndn(2);
+            gen_flush(g);
             mr_write_collect(g->w, e->on);
         } else {
             gen_loop(g);
@@ -413,6 +467,7 @@ static void gen_trace(gen *g, int fd, size_t chunk_bytes, int n, int values, int
     e->kind = MR_EV_END;
     e->end = with_end ? end : (mr_end){ .reason = MR_END_LOST };
     e->end.totals = g->tot;
+    gen_flush(g);
     if (mr_writer_close(g->w, with_end ? &end : NULL, &err)) {
         fprintf(stderr, "close: %s\n", err);
         abort();

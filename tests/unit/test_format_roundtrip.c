@@ -265,6 +265,76 @@ static void test_background_same_bytes(void **state)
     background_same_bytes(512, 3000, 0);
 }
 
+/* mr_write_execs writes what mr_write_exec writes, execution by execution:
+ * the same bytes, with chunks closing by size and by EXEC_HITS work inside
+ * one call. */
+static void batched_same_bytes(size_t chunk_bytes, int n, int values)
+{
+    gen g[2];
+    const char *paths[2] = { tmp_trace_path("single"), tmp_trace_path("batched") };
+    uint8_t *bytes[2];
+    size_t len[2];
+    for (int i = 0; i < 2; i++) {
+        rng_state = 88172645463325252ULL;     /* the same events */
+        gen_batched = i;
+        int fd = open(paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        assert_true(fd >= 0);
+        gen_trace(&g[i], fd, chunk_bytes, n, values, 1);
+        bytes[i] = slurp(paths[i], &len[i]);
+    }
+    gen_batched = 0;
+    assert_true(len[0] > 1000);
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(bytes[0], bytes[1], len[0]);
+    read_and_compare(&g[1], paths[1], 0, chunk_bytes == 0);
+    for (int i = 0; i < 2; i++) {
+        gen_free(&g[i]);
+        free(bytes[i]);
+        unlink(paths[i]);
+    }
+}
+
+static void test_batched_same_bytes(void **state)
+{
+    (void)state;
+    batched_same_bytes(300, 5000, 1);
+    batched_same_bytes(0, 50000, 1);
+    batched_same_bytes(2048, 20000, 0);   /* more blocks without values */
+}
+
+/* mr_write_execs refuses an undefined block, an exit the block does not
+ * have and an execution cut short, and says which. */
+static void test_batched_bad_input(void **state)
+{
+    (void)state;
+    struct { uint64_t words[4]; size_t n; const char *error; } cases[] = {
+        { { 0x5a | 7ull << 24 }, 1, "undefined block 7" },
+        { { 0x5a | 3ull << 8 }, 1, "block 0 has no exit 3" },
+        { { 0x5a, 0x1000 }, 2, "block 0 cut short" },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const char *path = tmp_trace_path("badexecs");
+        char *err = NULL;
+        mr_writer *w = mr_writer_open(path, NULL, &err);
+        assert_non_null(w);
+        mr_instr_def ins[2] = { { 0x400000, 4 }, { 0x400004, 4 } };
+        mr_access_def acc[2] = { { 0, MR_LOAD, 0, 8 }, { 1, MR_STORE, 0, 8 } };
+        mr_exit_def ex[1] = { { 2, 2, MR_JUMP_BORING } };
+        mr_block_def b = { 0, 0x400000, 2, ins, 2, acc, 1, ex };
+        assert_int_equal(mr_write_block_def(w, &b), 0);
+        uint64_t good[3] = { 0x5a, 0x1000, 0x2000 };
+        size_t used = 99;
+        assert_int_equal(mr_write_execs(w, good, 3, 0x5a, &used), 0);
+        assert_int_equal(used, 3);
+        assert_int_equal(mr_write_execs(w, cases[c].words, cases[c].n, 0x5a, &used), -1);
+        assert_int_equal(used, 0);
+        assert_non_null(strstr(mr_writer_error(w), cases[c].error));
+        mr_writer_close(w, NULL, &err);
+        mr_free_error(err);
+        unlink(path);
+    }
+}
+
 static void test_no_end_record(void **state)
 {
     (void)state;
@@ -807,6 +877,8 @@ int main(void)
         cmocka_unit_test(test_default_chunks),
         cmocka_unit_test(test_no_end_record),
         cmocka_unit_test(test_background_same_bytes),
+        cmocka_unit_test(test_batched_same_bytes),
+        cmocka_unit_test(test_batched_bad_input),
         cmocka_unit_test(test_empty_trace),
         cmocka_unit_test(test_calls_and_returns),
         cmocka_unit_test(test_repeat_then_chase),
