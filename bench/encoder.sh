@@ -9,16 +9,9 @@
 # what they make per execution and per raw byte. On a real program the encoder, not the instrumentation, sets the
 # recording's speed (recorder/README.md); this is its steady figure.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${MEMREC_BUILD:-$ROOT/build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD;; esac
-RUNS=${RUNS:-3}
-export VALGRIND_LIB=$BUILD/valgrind
+. "$(dirname "$0")/lib/bench.sh"
+bench_init encoder
 ENC=$VALGRIND_LIB/memrec-encoder
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-encbench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-die() { echo "encoder bench: $*" >&2; exit 1; }
 [ -x "$VALGRIND_LIB/memrec-amd64-linux" ] && [ -x "$ENC" ] || die "the recorder is not built (make all first)"
 [ -x "$BUILD/bin/trace-info" ] || die "$BUILD/bin/trace-info is missing (make all first)"
 for c in gzip sqlite3 jq; do command -v "$c" >/dev/null || die "$c is missing (make deps)"; done

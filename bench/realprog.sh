@@ -13,15 +13,8 @@
 #   (--detailed-counts=yes --vex-guest-chase=no, run once per program)
 # RUNS rounds (default 3) after one warm-up; PROGS="gzip xz" picks programs.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${MEMREC_BUILD:-$ROOT/build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD;; esac
-RUNS=${RUNS:-3}
-export VALGRIND_LIB=$BUILD/valgrind
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/memrec-realprog.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-
-die() { echo "realprog bench: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/bench.sh"
+bench_init realprog
 [ -x "$VALGRIND_LIB/memrec-amd64-linux" ] || die "$VALGRIND_LIB/memrec-amd64-linux is missing (make all first)"
 [ -x "$BUILD/bin/trace-info" ] || die "$BUILD/bin/trace-info is missing (make all first)"
 for c in gzip bzip2 xz sqlite3 /usr/bin/python3 perl jq; do
@@ -90,13 +83,11 @@ run() {
     { cat "$TMP/err" >&2; die "$name under $tool failed"; }
   echo "$t" | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' >> "$TMP/$name.$tool"
 }
-# median FILE COLUMN
-median() {
+# column_median FILE COLUMN (an even count: the mean of the middle two)
+column_median() {
   cut -d' ' -f"$2" "$1" | sort -g | awk '{ v[NR] = $1 } END {
     if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
-verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
 
 # counts NAME TRACE-INFO-JSON: Lackey's instruction, load and store counts
 # of the program (one run, without guest chasing, as memrec runs) against
@@ -146,8 +137,8 @@ for name in $SELECTED; do
   [ -s "$TMP/$name.none" ] || continue
   declare -A wall cpu
   for tool in $TOOLS; do
-    wall[$tool]=$(median "$TMP/$name.$tool" 1)
-    cpu[$tool]=$(median "$TMP/$name.$tool" 2)
+    wall[$tool]=$(column_median "$TMP/$name.$tool" 1)
+    cpu[$tool]=$(column_median "$TMP/$name.$tool" 2)
   done
   json=$("$BUILD/bin/trace-info" --json "$TMP/$name.trace") || die "$name: trace-info failed"
   bpa=$(jq -r .bytes_per_access <<< "$json")
@@ -159,11 +150,11 @@ for name in $SELECTED; do
     "$r" "$(ratio "${wall[dhat]}" "${wall[none]}")" "$(ratio "${wall[cachegrind]}" "${wall[none]}")" \
     "$mb" "$bpa" "$(ratio "${cpu[memrec]}" "${cpu[none]}")"
   echo "         CPU s: native ${cpu[native]}  none ${cpu[none]}  memrec ${cpu[memrec]} (encoder included)  dhat ${cpu[dhat]}  cachegrind ${cpu[cachegrind]}"
-  echo "TARGET $name memrec faster than DHAT: ${wall[memrec]}s vs ${wall[dhat]}s $(verdict "${wall[memrec]} < ${wall[dhat]}")"
-  echo "TARGET $name memrec/none <= 4: $r $(verdict "$r <= 4")"
+  echo "TARGET $name memrec faster than DHAT: ${wall[memrec]}s vs ${wall[dhat]}s $(check "${wall[memrec]} < ${wall[dhat]}")"
+  echo "TARGET $name memrec/none <= 4: $r $(check "$r <= 4")"
   counts "$name" "$json"
 done
 med=$(printf '%s\n' $ratios | sort -g | awk '{ v[NR] = $1 } END {
   if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-echo "TARGET median memrec/none over the programs <= 2.5: $med $(verdict "$med <= 2.5")"
+echo "TARGET median memrec/none over the programs <= 2.5: $med $(check "$med <= 2.5")"
 exit $fail
