@@ -18,14 +18,7 @@ for c in gzip sqlite3 jq; do command -v "$c" >/dev/null || die "$c is missing (m
 
 find /usr/include -type f -name '*.h' | LC_ALL=C sort | xargs cat 2>/dev/null |
   head -c 1000000 > "$TMP/text"
-cat > "$TMP/rows.sql" <<'EOF'
-CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, s TEXT);
-WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
-INSERT INTO t SELECT i, (i * 7919) % 100003, printf('row%08d', (i * 31) % 99991) FROM c;
-CREATE INDEX tk ON t(k);
-SELECT count(*), sum(k), max(s) FROM t WHERE k % 3 = 0;
-SELECT s FROM t ORDER BY s LIMIT 1;
-EOF
+sqlite_rows_script 20000 "$TMP/rows.sql"
 
 # replay NAME WHAT COMMAND...: records the command's raw stream once,
 # replays it RUNS times, checks the bytes and prints the figures.

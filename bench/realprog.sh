@@ -27,14 +27,7 @@ find /usr/include -type f -name '*.h' | LC_ALL=C sort | xargs cat 2>/dev/null |
   head -c 4000000 > "$TMP/text4m"
 head -c 1500000 "$TMP/text4m" > "$TMP/text1m"
 [ "$(stat -c %s "$TMP/text4m")" -eq 4000000 ] || die "/usr/include holds less than 4 MB of headers"
-cat > "$TMP/rows.sql" <<'EOF'
-CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, s TEXT);
-WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)
-INSERT INTO t SELECT i, (i * 7919) % 100003, printf('row%08d', (i * 31) % 99991) FROM c;
-CREATE INDEX tk ON t(k);
-SELECT count(*), sum(k), max(s) FROM t WHERE k % 3 = 0;
-SELECT s FROM t ORDER BY s LIMIT 1;
-EOF
+sqlite_rows_script 100000 "$TMP/rows.sql"
 cat > "$TMP/words.py" <<'EOF'
 # A dictionary of 50 K strings counted, then sorted: allocation-heavy.
 words = {}

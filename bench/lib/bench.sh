@@ -89,3 +89,16 @@ speed_of() {
   printf -v "$var" '%s %s %s %s %s' "$n" "$cpu" "$wall" \
     "$(calc "$n / $cpu / 1000000")" "$(calc "$peak / 1024")"
 }
+
+# sqlite_rows_script ROWS FILE: the sqlite3 workload of the real-program
+# benchmarks into FILE: ROWS rows in memory, an index, two queries.
+sqlite_rows_script() {
+  cat > "$2" <<EOF
+CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, s TEXT);
+WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < $1)
+INSERT INTO t SELECT i, (i * 7919) % 100003, printf('row%08d', (i * 31) % 99991) FROM c;
+CREATE INDEX tk ON t(k);
+SELECT count(*), sum(k), max(s) FROM t WHERE k % 3 = 0;
+SELECT s FROM t ORDER BY s LIMIT 1;
+EOF
+}
