@@ -14,6 +14,7 @@
 #   tests/unit/test_*.c cmocka tests, built with ASan+UBSan
 #   tests/fuzz/fuzz_*.c libFuzzer targets
 #   bench/*.c           benchmark programs; bench/*.sh are run by `make bench` in name order
+#   bench/lib/          what the bench scripts share (sourced, not run)
 #   samples/*.c         small programs with known memory behaviour
 #   recorder/           the Valgrind tool: see recorder/recorder.mk
 
