@@ -190,8 +190,11 @@ static inline int one_access(values *p, const access_exec *x, uint32_t i,
     }
     values_insn *in = objrel_access_user(x, i);
     uint64_t off = addr - o->addr;
+    /* the field's first offset: an instruction walking a large object
+     * stays in one span's field while its offset moves */
+    uint64_t start = off < p->o.exact_offsets ? off : off - off % VALUES_SPAN;
     uint32_t fi;
-    if (in->last_group == g->id + 1 && in->last_offset == off) {
+    if (in->last_group == g->id + 1 && in->last_offset == start) {
         fi = in->last_field;
     } else {
         int64_t f = field_find(p, g->id, off);
@@ -199,7 +202,7 @@ static inline int one_access(values *p, const access_exec *x, uint32_t i,
             return -1;
         fi = (uint32_t)f;
         in->last_group = g->id + 1;
-        in->last_offset = off;
+        in->last_offset = start;
         in->last_field = fi;
     }
     values_field *f = values_field_at(p, fi);

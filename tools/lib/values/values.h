@@ -81,7 +81,7 @@ typedef struct values_insn {
     values_counts c;
     uint32_t last_group;    /* the field of its last access, a cache: its */
     uint32_t last_field;    /* group id + 1 (0: none) and field index */
-    uint64_t last_offset;
+    uint64_t last_offset;   /* the field's first offset */
     /* its topv table follows (values_insn_top) */
 } values_insn;
 
