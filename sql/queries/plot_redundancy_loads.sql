@@ -3,15 +3,9 @@
 -- Columns: class, % instructions, % instances.
 WITH r AS (SELECT coalesce(:run, (SELECT max(run) FROM redundancy)) AS run
            WHERE coalesce(:group, :limit, 1) IS NOT NULL),
-     m AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM redundancy, r WHERE redundancy.run = r.run
-                                    AND method = 'twpp') THEN 'twpp' ELSE 'direct' END AS method),
-     i AS (SELECT loads, 100.0 * redundant_loads / loads AS pct
-           FROM redundancy, r, m
-           WHERE redundancy.run = r.run AND redundancy.method = m.method AND loads > 0),
-     c AS (SELECT CASE WHEN pct = 0 THEN 0 WHEN pct = 100 THEN 11
-                       ELSE 1 + min(9, CAST(pct / 10 AS INTEGER)) END AS k, loads FROM i)
-SELECT CASE k WHEN 0 THEN '0%' WHEN 11 THEN '100%'
-              ELSE printf('%d-%d%%', 10 * (k - 1), 10 * k) END AS class,
-       100.0 * count(*) / (SELECT count(*) FROM c)              AS instructions,
-       100.0 * sum(loads) / (SELECT sum(loads) FROM c)                AS instances
+     c AS (SELECT k, class, instances FROM redundancy_classes, r
+           WHERE redundancy_classes.run = r.run AND kind = 'load')
+SELECT class,
+       100.0 * count(*) / (SELECT count(*) FROM c)                AS instructions,
+       100.0 * sum(instances) / (SELECT sum(instances) FROM c)    AS instances
 FROM c GROUP BY k ORDER BY k;

@@ -24,7 +24,7 @@
 --     the tables of leap_lmad_levels, TWPP+, trace-redundancy, trace-dataflow,
 --     trace-slice and trace-values; version 4 threads.os_tid (and
 --     threads.instructions, which a version 3 file may lack); version 5
---     the table leap_streams.
+--     the table leap_streams; version 6 the view redundancy_classes.
 --
 -- Usable directly from the shell: cat sql/schema/*.sql | sqlite3 profile.db
 
@@ -96,4 +96,4 @@ CREATE TABLE IF NOT EXISTS threads (
 );
 
 -- The version of the whole schema (every file of sql/schema/).
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

@@ -21,7 +21,7 @@ check_eq "first run: exit status" 0 $?
 "$BIN/trace-objects" -q --db "$db" "$TMP/mixed.mr"
 check_eq "second trace: exit status" 0 $?
 check_eq "two runs" 2 "$(q 'SELECT count(*) FROM runs')"
-check_eq "schema version" 5 "$(q 'PRAGMA user_version')"
+check_eq "schema version" 6 "$(q 'PRAGMA user_version')"
 # Rows the objects analysis does not own must survive a re-run.
 q "INSERT INTO mempat SELECT 1, id, 'Fix:[8x1]', 'Fix', 1, 0 FROM instructions WHERE run = 1"
 before=$(q "SELECT (SELECT count(*) FROM objects WHERE run = 1), (SELECT count(*) FROM object_offsets WHERE run = 1),
@@ -194,12 +194,12 @@ check_eq "delete: no row of run 1 anywhere" 0 \
 "$BIN/trace-db" "$db" delete 1 2>"$TMP/err"
 check_eq "delete a missing run: exit 1" 1 $?
 "$BIN/trace-db" "$TMP/fresh.db" init > /dev/null
-check_eq "init creates the schema" 5 "$(sqlite3 "$TMP/fresh.db" 'PRAGMA user_version')"
+check_eq "init creates the schema" 6 "$(sqlite3 "$TMP/fresh.db" 'PRAGMA user_version')"
 sqlite3 "$TMP/old.db" "CREATE TABLE runs (id INTEGER PRIMARY KEY, trace TEXT NOT NULL, command TEXT,
   pid INTEGER NOT NULL, started INTEGER NOT NULL, instructions INTEGER, loads INTEGER, stores INTEGER,
   UNIQUE (trace, pid, started)); INSERT INTO runs VALUES (1, 'x', 'y', 1, 2, 3, 4, 5);"
 "$BIN/trace-db" "$TMP/old.db" upgrade > /dev/null
-check_eq "upgrade an old (version 0) database keeps its rows, adds the tables and columns" "1|1|5|?" \
+check_eq "upgrade an old (version 0) database keeps its rows, adds the tables and columns" "1|1|6|?" \
   "$(sqlite3 "$TMP/old.db" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM sqlite_master WHERE name = 'mempat'), (SELECT user_version FROM pragma_user_version), (SELECT coalesce(complete, '?') FROM runs)")"
 sqlite3 "$TMP/new.db" 'PRAGMA user_version = 7'
 "$BIN/trace-db" "$TMP/new.db" runs 2>"$TMP/err"

@@ -8,7 +8,7 @@
 #   trace-objects -q --samples=64 --db v1-profile.db mixed.mr
 #   trace-mempat -q --db v1-profile.db chase.mr
 # in /tmp/memrec-v1-fixture (the runs' trace paths). Read-only commands
-# leave it as it is; the first write upgrades it (user_version 5, the
+# leave it as it is; the first write upgrades it (user_version 6, the
 # complete column, NULL for the old runs: not known), keeps every old row,
 # and a re-run of an old trace replaces its rows without duplicating them.
 source "$(dirname "$0")/lib.sh"
@@ -79,7 +79,7 @@ check "read-only commands left the file unchanged" cmp -s "$db" "$TMP/orig.db"
 "$BIN/trace-synth" --pattern=threads --accesses=3000 -o "$TMP/threads.mr"
 "$BIN/trace-objects" -q --db "$db" "$TMP/threads.mr" 2>"$TMP/err"
 check_eq "trace-objects --db adds a run: exit 0, no message" "0:" "$?:$(cat "$TMP/err")"
-check_eq "upgraded: version 5" 5 "$(q 'PRAGMA user_version')"
+check_eq "upgraded: version 6" 6 "$(q 'PRAGMA user_version')"
 check_eq "upgraded: runs.complete exists" 1 \
   "$(q "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'complete'")"
 check_eq "upgraded: threads.instructions exists, filled for the new run only" "1|0|5" \
@@ -120,9 +120,9 @@ check_eq "run 2's objects untouched by the re-runs" \
 
 # ---- trace-db upgrade, and once more ----------------------------------------------------
 cp "$ROOT/tests/data/v1-profile.db" "$TMP/u.db"
-check_eq "trace-db upgrade: says version 5" "$TMP/u.db: schema version 5" \
+check_eq "trace-db upgrade: says version 6" "$TMP/u.db: schema version 6" \
   "$("$BIN/trace-db" "$TMP/u.db" upgrade)"
-check_eq "trace-db upgrade again: still fine" "0:5" \
+check_eq "trace-db upgrade again: still fine" "0:6" \
   "$("$BIN/trace-db" "$TMP/u.db" upgrade >/dev/null; echo "$?:$(sqlite3 "$TMP/u.db" 'PRAGMA user_version')")"
 check_eq "upgraded by trace-db: old runs kept" 2 "$(sqlite3 "$TMP/u.db" 'SELECT count(*) FROM runs')"
 
@@ -143,7 +143,7 @@ for c in trace-values trace-leap; do
     check_eq "version 2: $c --db exits 0, no message" "0:" "$?:$(cat "$TMP/err")"
   fi
 done
-check_eq "version 2 upgraded: version 5, value and LEAP tables filled" "5|1|1" \
+check_eq "version 2 upgraded: version 6, value and LEAP tables filled" "6|1|1" \
   "$(sqlite3 "$v2" "SELECT (SELECT user_version FROM pragma_user_version),
                            (SELECT count(*) > 0 FROM value_fields), (SELECT count(*) > 0 FROM leap_lmads)")"
 
@@ -157,7 +157,7 @@ sqlite3 "$v3" "ALTER TABLE threads DROP COLUMN os_tid; ALTER TABLE threads DROP 
 old3=$(sqlite3 "$v3" "SELECT * FROM threads ORDER BY tid")
 "$BIN/trace-objects" -q --db "$v3" "$TMP/threads.mr" 2>"$TMP/err"
 check_eq "version 3: trace-objects --db exits 0, no message" "0:" "$?:$(cat "$TMP/err")"
-check_eq "version 3 upgraded: version 5, threads.os_tid and threads.instructions exist" "5|1|1" \
+check_eq "version 3 upgraded: version 6, threads.os_tid and threads.instructions exist" "6|1|1" \
   "$(sqlite3 "$v3" "SELECT (SELECT user_version FROM pragma_user_version),
                            (SELECT count(*) FROM pragma_table_info('threads') WHERE name = 'os_tid'),
                            (SELECT count(*) FROM pragma_table_info('threads') WHERE name = 'instructions')")"
@@ -173,7 +173,23 @@ sqlite3 "$v4" "DROP TABLE leap_streams; PRAGMA user_version = 4"
 if [ -x "$BIN/trace-leap" ]; then
   "$BIN/trace-leap" -q --db "$v4" "$TMP/chase.mr" >/dev/null 2>"$TMP/err"
   check_eq "version 4: trace-leap --db exits 0, no message" "0:" "$?:$(cat "$TMP/err")"
-  check_eq "version 4 upgraded: version 5, leap_streams filled" "5|1" \
+  check_eq "version 4 upgraded: version 6, leap_streams filled" "6|1" \
     "$(sqlite3 "$v4" "SELECT (SELECT user_version FROM pragma_user_version),
                              (SELECT count(*) > 0 FROM leap_streams)")"
+fi
+
+# ---- version 5: without the view redundancy_classes --------------------------------
+# A version-5 file lacks the view version 6 added; the next write adds it, and
+# the Figure 5.4 query answers from it.
+v5=$TMP/v5.db
+"$BIN/trace-objects" -q --db "$v5" "$TMP/chase.mr"
+sqlite3 "$v5" "DROP VIEW redundancy_classes; PRAGMA user_version = 5"
+if [ -x "$BIN/trace-redundancy" ]; then
+  "$BIN/trace-redundancy" -q --db "$v5" "$TMP/chase.mr" >/dev/null 2>"$TMP/err"
+  check_eq "version 5: trace-redundancy --db exits 0, no message" "0:" "$?:$(cat "$TMP/err")"
+  check_eq "version 5 upgraded: version 6, the view answers" "6|1" \
+    "$(sqlite3 "$v5" "SELECT (SELECT user_version FROM pragma_user_version),
+                             (SELECT count(*) > 0 FROM redundancy_classes)")"
+  "$BIN/trace-db" "$v5" query redundancy_loads >/dev/null 2>"$TMP/err"
+  check_eq "version 5 upgraded: query redundancy_loads exits 0" "0:" "$?:$(cat "$TMP/err")"
 fi

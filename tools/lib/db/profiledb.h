@@ -61,7 +61,7 @@
  * added runs.complete (older files get it on upgrade, NULL: not known);
  * version 3 new tables only (an upgrade creates them); version 4
  * threads.os_tid (and threads.instructions, which came late in 3). */
-#define PDB_SCHEMA_VERSION 5
+#define PDB_SCHEMA_VERSION 6
 
 typedef struct pdb pdb;
 
