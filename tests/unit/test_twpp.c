@@ -480,12 +480,44 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Two DBBs both at timestamp 1 (and none at 2): the counts, entries and
+ * byte length are all right, so the series read takes it; the whole read
+ * must refuse a timestamp taken twice. */
+static void test_overlapping_series(void **state)
+{
+    (void)state;
+    twpp_buf entries = {0}, b = {0};
+    for (int d = 0; d < 2; d++) {
+        buf_uv(&entries, 1);    /* one entry: timestamp 1 alone */
+        buf_sv(&entries, -1);
+    }
+    buf_uv(&b, 2);              /* length */
+    buf_uv(&b, 2);              /* DBBs: ids 0 and 1, one timestamp each */
+    buf_uv(&b, 0);
+    buf_uv(&b, 1);
+    buf_uv(&b, 1);
+    buf_uv(&b, 1);
+    buf_uv(&b, entries.n);
+    buf_bytes(&b, entries.p, entries.n);
+    twpp_seq seq;
+    twpp_cur c = { b.p, b.p + b.n, 0 };
+    assert_int_equal(twpp_ts_series(&c, 2, &seq), 0);
+    free(seq.v);
+    c = (twpp_cur){ b.p, b.p + b.n, 0 };
+    assert_int_equal(twpp_ts_read(&c, 2, &seq), -1);
+    assert_true(c.bad);
+    assert_null(seq.v);
+    free(entries.p);
+    free(b.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figure_3_dictionaries),
         cmocka_unit_test(test_figure_3_timestamps),
         cmocka_unit_test(test_series),
+        cmocka_unit_test(test_overlapping_series),
         cmocka_unit_test(test_figure_3_round_trip),
         cmocka_unit_test(test_random_round_trip),
         cmocka_unit_test(test_corrupt_files),

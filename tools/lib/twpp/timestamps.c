@@ -212,49 +212,34 @@ static int read_head(twpp_cur *c, uint32_t nsymbols, uint64_t *n, uint64_t *ndbb
 
 int twpp_ts_read(twpp_cur *c, uint32_t nsymbols, twpp_seq *t)
 {
-    uint64_t n, ndbb, bytes;
-    uint32_t *pairs;
+    twpp_seq s;
     t->v = NULL;
     t->n = 0;
-    if (read_head(c, nsymbols, &n, &ndbb, &pairs, &bytes) < 0)
+    /* the series, checked but for their overlaps, expanded here */
+    if (twpp_ts_series(c, nsymbols, &s) < 0)
         return -1;
-    const uint8_t *end = c->p + bytes;
-    if (!(t->v = malloc((n + 1) * sizeof *t->v))) {
-        free(pairs);
+    uint32_t n = s.v[0], ndbb = s.v[1], k = 2;
+    if (!(t->v = malloc(((uint64_t)n + 1) * sizeof *t->v))) {
+        free(s.v);
         return -1;
     }
-    t->n = (uint32_t)n;
-    for (uint64_t i = 0; i < n; i++)
+    t->n = n;
+    for (uint32_t i = 0; i < n; i++)
         t->v[i] = UINT32_MAX;    /* not taken */
-    for (uint64_t d = 0; d < ndbb && !c->bad; d++) {
-        uint64_t id = pairs[2 * d], want = pairs[2 * d + 1], times = 0;
-        uint64_t entries = cur_uv(c, n);
-        int64_t prev = 0;
-        for (uint64_t e = 0; e < entries && !c->bad; e++) {
-            int64_t l, h, step;
-            if (read_entry(c, prev, &l, &h, &step) < 0 || (uint64_t)h > n) {
-                c->bad = 1;
-                break;
+    for (uint32_t d = 0; d < ndbb && !c->bad; d++) {
+        uint32_t id = s.v[k], entries = s.v[k + 2];
+        k += 3;
+        for (uint32_t e = 0; e < entries && !c->bad; e++, k += 3)
+            for (uint64_t x = s.v[k]; x <= s.v[k + 1] && !c->bad; x += s.v[k + 2]) {
+                c->bad = t->v[x - 1] != UINT32_MAX;   /* taken twice */
+                t->v[x - 1] = id;
             }
-            for (int64_t x = l; x <= h; x += step) {
-                if (t->v[x - 1] != UINT32_MAX) {
-                    c->bad = 1;
-                    break;
-                }
-                t->v[x - 1] = (uint32_t)id;
-                times++;
-            }
-            prev = h;
-        }
-        if (times != want)          /* the head's count, checked */
-            c->bad = 1;
     }
-    free(pairs);
-    if (!c->bad && c->p != end)     /* the entries' byte length, checked */
-        c->bad = 1;
+    free(s.v);
     if (c->bad) {
         free(t->v);
         t->v = NULL;
+        t->n = 0;
         return -1;
     }
     return 0;
