@@ -8,6 +8,15 @@
 #include "algo/lmad.h"
 #include "base/array.h"
 
+/* The hot paths below take ndims as an argument and are always inlined;
+ * each entry point calls them once with the constant LMAD_HOT_DIMS and once
+ * with the stream's ndims, so that the compiler unrolls their loops for
+ * LEAP's three dimensions (object, offset, time): adding a point was some
+ * 50 instructions of loop control, finishing an LMAD some 150. */
+#define LMAD_HOT_DIMS 3
+#define HOT static inline __attribute__((always_inline))
+#define BY_DIMS(s, call) ((s)->ndims == LMAD_HOT_DIMS ? call(LMAD_HOT_DIMS) : call((s)->ndims))
+
 void lmad_stream_init(lmad_stream *s, uint32_t ndims, uint32_t max)
 {
     memset(s, 0, sizeof *s);
@@ -84,7 +93,7 @@ static void summarise_run(lmad_summary *o, uint32_t ndims, const int64_t *p,
 
 /* 1 when p continues l (see lmad.h); fixes the stride of a single point.
  * A folded LMAD is never continued: its shape is fixed. */
-static int extends(lmad *l, uint32_t ndims, const int64_t *p)
+HOT int extends(lmad *l, uint32_t ndims, const int64_t *p)
 {
     if (l->nouter)
         return 0;
@@ -101,8 +110,7 @@ static int extends(lmad *l, uint32_t ndims, const int64_t *p)
 
 /* 1 when a and b have the same innermost level and the same first nouter
  * outer levels. */
-static int same_shape(const lmad *a, const lmad *b, uint32_t ndims,
-                      uint32_t nouter)
+HOT int same_shape(const lmad *a, const lmad *b, uint32_t ndims, uint32_t nouter)
 {
     if (a->count != b->count)
         return 0;
@@ -121,7 +129,7 @@ static int same_shape(const lmad *a, const lmad *b, uint32_t ndims,
 
 /* Folds the finished LMAD b into a, the one before it, when b repeats a's
  * shape (see lmad.h): 1 when folded. */
-static int fold(lmad *a, const lmad *b, uint32_t ndims)
+HOT int fold(lmad *a, const lmad *b, uint32_t ndims)
 {
     if (b->count < 2 || !same_shape(a, b, ndims, b->nouter))
         return 0;
@@ -144,26 +152,28 @@ static int fold(lmad *a, const lmad *b, uint32_t ndims)
 }
 
 /* The last LMAD is finished: fold it, and what it completes, backwards. */
-static void fold_tail(lmad_stream *s)
+HOT void fold_tail(lmad_stream *s, uint32_t ndims)
 {
-    while (s->n >= 2 && fold(&s->lmads[s->n - 2], &s->lmads[s->n - 1], s->ndims))
+    while (s->n >= 2 && fold(&s->lmads[s->n - 2], &s->lmads[s->n - 1], ndims))
         s->n--;
 }
 
 void lmad_finish(lmad_stream *s)
 {
-    fold_tail(s);
+#define FINISH(nd) fold_tail(s, nd)
+    BY_DIMS(s, FINISH);
+#undef FINISH
 }
 
 /* lmad_add when the point does not continue the last LMAD: a new one, or
- * the summary. Apart, so that the common case saves few registers. */
-static __attribute__((noinline)) int add_new(lmad_stream *s, const int64_t *point)
+ * the summary. */
+HOT int add_new_dims(lmad_stream *s, const int64_t *point, uint32_t ndims)
 {
     if (s->over.count) {                /* past the cap: summary only */
         summarise(&s->over, s->ndims, point);
         return 0;
     }
-    fold_tail(s);
+    fold_tail(s, ndims);
     if (s->n == s->max) {
         summarise(&s->over, s->ndims, point);
         return 0;
@@ -178,26 +188,36 @@ static __attribute__((noinline)) int add_new(lmad_stream *s, const int64_t *poin
     }
     lmad *l = &s->lmads[s->n++];
     /* Only what a one-point LMAD uses (the slot may hold a folded one). */
-    memcpy(l->start, point, s->ndims * sizeof *point);
-    memset(l->stride, 0, s->ndims * sizeof *l->stride);
+    memcpy(l->start, point, ndims * sizeof *point);
+    memset(l->stride, 0, ndims * sizeof *l->stride);
     l->count = 1;
     l->nouter = 0;
     return 0;
 }
 
+/* Apart from lmad_add, so that its common case saves few registers. */
+static __attribute__((noinline)) int add_new(lmad_stream *s, const int64_t *point)
+{
+#define ADD_NEW(nd) add_new_dims(s, point, nd)
+    return BY_DIMS(s, ADD_NEW);
+#undef ADD_NEW
+}
+
 int lmad_add(lmad_stream *s, const int64_t *point)
 {
-    if (!s->over.count && s->n && extends(&s->lmads[s->n - 1], s->ndims, point)) {
+#define EXTENDS(nd) extends(&s->lmads[s->n - 1], nd, point)
+    if (!s->over.count && s->n && BY_DIMS(s, EXTENDS)) {
         s->lmads[s->n - 1].count++;
         return 0;
     }
+#undef EXTENDS
     return add_new(s, point);
 }
 
 /* 1 when the run point + k * step continues l exactly: l unfolded, of two
  * points or more, with the run's stride, and point its next one. */
-static int run_continues(const lmad *l, uint32_t ndims, const int64_t *point,
-                         const int64_t *step)
+HOT int run_continues(const lmad *l, uint32_t ndims, const int64_t *point,
+                      const int64_t *step)
 {
     if (l->nouter || l->count < 2)
         return 0;
@@ -212,11 +232,12 @@ int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
 {
     /* The common case first (a loop's run after its first iterations came
      * one by one): the whole run extends the last LMAD. */
-    if (n && !s->over.count && s->n &&
-        run_continues(&s->lmads[s->n - 1], s->ndims, point, step)) {
+#define CONTINUES(nd) run_continues(&s->lmads[s->n - 1], nd, point, step)
+    if (n && !s->over.count && s->n && BY_DIMS(s, CONTINUES)) {
         s->lmads[s->n - 1].count += n;
         return 0;
     }
+#undef CONTINUES
     int64_t q[LMAD_MAX_DIMS];
     for (uint64_t k = 0; k < n; k++) {
         for (uint32_t d = 0; d < s->ndims; d++)
