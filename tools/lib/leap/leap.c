@@ -113,6 +113,17 @@ static int add_point(leap *l, leap_insn *in, uint32_t s, uint64_t object,
     return 0;
 }
 
+/* The stream of a known instruction in the group it used last (most
+ * accesses), without the lookups' calls; else LEAP_NONE. */
+static inline uint32_t known_stream(const leap *l, uint32_t insn, uint32_t group)
+{
+    const leap_insn *in = insn < l->ninsns ? &l->insns[insn] : NULL;
+    if (in && in->executions && in->last != LEAP_NONE &&
+        l->streams[in->last].group == group)
+        return in->last;
+    return LEAP_NONE;
+}
+
 /* leap_access of an instruction not seen yet or in another group than
  * the last time: the lookups. */
 static __attribute__((noinline)) int access_slow(leap *l, uint32_t insn, uint8_t kind,
@@ -136,10 +147,9 @@ int leap_access(leap *l, uint32_t insn, uint8_t kind, uint32_t size,
     /* Most accesses are of a known instruction in the group it used last:
      * that stream without the lookups (a tenth of trace-leap's
      * instructions on the stencil went to their calls). */
-    leap_insn *in = insn < l->ninsns ? &l->insns[insn] : NULL;
-    if (in && in->executions && in->last != LEAP_NONE &&
-        l->streams[in->last].group == group)
-        return add_point(l, in, in->last, object, offset, now);
+    uint32_t s = known_stream(l, insn, group);
+    if (s != LEAP_NONE)
+        return add_point(l, &l->insns[insn], s, object, offset, now);
     return access_slow(l, insn, kind, size, group, object, offset, now);
 }
 
@@ -259,9 +269,12 @@ int leap_batch(leap *l, const leap_batch_access *acc, uint32_t n,
      * leap_access() calls would make them; which instructions repeat. */
     for (uint32_t i = 0; i < n; i++) {
         const leap_batch_access *a = &acc[i];
-        leap_insn *in = insn_of(l, a->insn, a->kind, a->size);
-        uint32_t s = LEAP_NONE;
-        if (in && a->count && (s = stream_of(l, in, a->insn, a->group)) == LEAP_NONE)
+        /* As leap_access: the known stream first, else the lookups. */
+        uint32_t s = a->count ? known_stream(l, a->insn, a->group) : LEAP_NONE;
+        leap_insn *in = s != LEAP_NONE ? &l->insns[a->insn]
+                                       : insn_of(l, a->insn, a->kind, a->size);
+        if (in && a->count && s == LEAP_NONE &&
+            (s = stream_of(l, in, a->insn, a->group)) == LEAP_NONE)
             in = NULL;
         if (!in || ARRAY_FIT(l->occurrences, l->cap_occurrences, (size_t)a->insn + 1) < 0) {
             for (uint32_t k = 0; k < i; k++)     /* leave no count behind */
