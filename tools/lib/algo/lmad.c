@@ -227,17 +227,12 @@ HOT int run_continues(const lmad *l, uint32_t ndims, const int64_t *point,
     return 1;
 }
 
-int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
-                 uint64_t n)
+/* lmad_add_run when the run does not continue the last LMAD as it is:
+ * point by point until the rest continues an LMAD. Apart, so that the
+ * common case saves few registers. */
+static __attribute__((noinline)) int add_run_slow(lmad_stream *s, const int64_t *point,
+                                                  const int64_t *step, uint64_t n)
 {
-    /* The common case first (a loop's run after its first iterations came
-     * one by one): the whole run extends the last LMAD. */
-#define CONTINUES(nd) run_continues(&s->lmads[s->n - 1], nd, point, step)
-    if (n && !s->over.count && s->n && BY_DIMS(s, CONTINUES)) {
-        s->lmads[s->n - 1].count += n;
-        return 0;
-    }
-#undef CONTINUES
     int64_t q[LMAD_MAX_DIMS];
     for (uint64_t k = 0; k < n; k++) {
         for (uint32_t d = 0; d < s->ndims; d++)
@@ -262,6 +257,20 @@ int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
         }
     }
     return 0;
+}
+
+int lmad_add_run(lmad_stream *s, const int64_t *point, const int64_t *step,
+                 uint64_t n)
+{
+    /* The common case first (a loop's run after its first iterations came
+     * one by one): the whole run extends the last LMAD. */
+#define CONTINUES(nd) run_continues(&s->lmads[s->n - 1], nd, point, step)
+    if (n && !s->over.count && s->n && BY_DIMS(s, CONTINUES)) {
+        s->lmads[s->n - 1].count += n;
+        return 0;
+    }
+#undef CONTINUES
+    return add_run_slow(s, point, step, n);
 }
 
 uint64_t lmad_points(const lmad *l)
