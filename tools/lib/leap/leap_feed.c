@@ -159,8 +159,11 @@ static int by_time(const void *a, const void *b)
 static int flush(leap_feed *f)
 {
     f->gathering = 0;
-    /* Insertion sort: bodies are short and nearly in order. */
+    /* Insertion sort: bodies are short and nearly in order (an access
+     * already after the one before stays, uncopied). */
     for (uint32_t i = 1; i < f->nbody; i++) {
+        if (by_time(&f->body[i - 1], &f->body[i]) <= 0)
+            continue;
         body_access x = f->body[i];
         uint32_t j = i;
         for (; j > 0 && by_time(&f->body[j - 1], &x) > 0; j--)
