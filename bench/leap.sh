@@ -15,7 +15,10 @@
 #     quality;
 #   - recording plus trace-leap on the stencil against valgrind --tool=none
 #     (target 2x): one after the other in CPU seconds, and streamed through
-#     a FIFO in elapsed time (as bench/mempat.sh does for trace-mempat).
+#     a FIFO in elapsed time (as bench/mempat.sh does for trace-mempat); the
+#     recording made as a LEAP pipeline makes it, without values
+#     (--values=none, see rec_opts), the default recording's ratio printed
+#     beside it.
 # (The paper gives Connors no figure of its own: ~48% is 75% / 1.56.)
 # Pairs and instructions are counted twice: those of the program's own
 # source file (the paper probed the program, not its libraries), and every
