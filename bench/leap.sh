@@ -68,7 +68,7 @@ speed "connors (synth mixed)" $N "$BIN/trace-deps" -q --method=connors "$trace"
 # ---- recorded programs ------------------------------------------------------
 have_valgrind=1
 command -v valgrind >/dev/null && ls "$VALGRIND_LIB"/memrec-* >/dev/null 2>&1 || have_valgrind=0
-programs=("deps_known 200000" "strides_known 200000" "stencil 40 10")
+programs=("deps_known 4000000" "strides_known 200000" "stencil 40 10")
 # The recording a LEAP pipeline makes: addresses without values. Neither
 # trace-leap nor trace-deps reads a value (LEAP's instrumentation in the
 # paper records addresses only), so the recorder is asked not to write
