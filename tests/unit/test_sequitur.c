@@ -198,6 +198,35 @@ static void long_stream(void **state)
     sq_free(b);
 }
 
+/* A stream with little repetition: its pool and table pass BIG_BYTES
+ * (sequitur.c), so they move from the heap to their own mappings and then
+ * grow by moving pages (mremap); the grammar must survive every move. */
+static void large_grammar(void **state)
+{
+    (void)state;
+    enum { N = 1200000 };
+    uint64_t *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    sequitur *b = sq_new();
+    for (size_t i = 0; i < N; i++) {
+        in[i] = rnd() >> 44;    /* 2^20 values: few digrams repeat */
+        assert_int_equal(sq_append(b, in[i]), 0);
+    }
+    char why[200];
+    if (sq_check(b, why, sizeof why) != 0)
+        fail_msg("%s", why);
+    sq_stats st;
+    sq_builder_stats(b, &st);
+    assert_true(st.table_bytes >= ((size_t)8 << 20));   /* grew twice past 4 MiB */
+    assert_true(st.symbols >= N / 2);
+    sq_grammar *g = sq_finish(b);
+    assert_int_equal(sq_expand_array(g, 0, out, N), N);
+    assert_memory_equal(in, out, N * sizeof *in);
+    sq_grammar_free(g);
+    sq_free(b);
+    free(in);
+    free(out);
+}
+
 static void round_trip(void **state)
 {
     (void)state;
@@ -318,6 +347,7 @@ int main(void)
         cmocka_unit_test(too_large_symbol),
         cmocka_unit_test(invariants_random),
         cmocka_unit_test(long_stream),
+        cmocka_unit_test(large_grammar),
         cmocka_unit_test(round_trip),
         cmocka_unit_test(corrupt_refused),
     };

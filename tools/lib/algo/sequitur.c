@@ -50,29 +50,47 @@ static inline uint64_t val_of(const sequitur *b, uint32_t n) { return b->nodes[n
 
 /* ---- node pool and rule table --------------------------------------------- */
 
-/* Asks the kernel for 2 MiB pages under a large array (the pool, the
- * digram table): a large grammar's probes land on random pages, and with
- * 4 KiB pages nearly every one also misses the TLB. Only the whole 2 MiB
- * pages inside the block are advised; it is advice, so failure is
- * ignored. */
-static void advise_huge(void *p, size_t bytes)
+/* Arrays of at least BIG_BYTES (a large grammar's node pool and digram
+ * table) get mappings of their own, 2 MiB-aligned and advised for 2 MiB
+ * pages: a large grammar's probes land on random pages, and with 4 KiB
+ * pages nearly every one also misses the TLB (a page walk, nested in a
+ * virtual machine). Smaller arrays stay on the heap, where a 2 MiB page
+ * would cost a small grammar more memory than it uses. */
+#define HUGE_BYTES ((size_t)2 << 20)
+#define BIG_BYTES ((size_t)4 << 20)
+
+/* bytes (a multiple of HUGE_BYTES) of zeroed memory at a 2 MiB boundary;
+ * NULL when out of memory. Mapped with one spare 2 MiB, then trimmed. */
+static void *big_map(size_t bytes)
 {
+    char *p = mmap(NULL, bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    char *a = (char *)(((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+    if (a > p)
+        munmap(p, (size_t)(a - p));
+    munmap(a + bytes, (size_t)(p + HUGE_BYTES - a));
 #ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (end > start)
-        (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
+    (void)madvise(a, bytes, MADV_HUGEPAGE);     /* advice: failure is harmless */
 #endif
+    return a;
+}
+
+/* Frees an array of bytes from big_map or the heap (by its size). */
+static void big_free(void *p, size_t bytes)
+{
+    if (bytes >= BIG_BYTES)
+        munmap(p, bytes);
+    else
+        free(p);
 }
 
 /* Doubles the node pool. Unlike ARRAY_FIT it does not zero the new half:
  * every node is written when handed out, and a large pool's untouched tail
- * then stays out of the resident set (realloc moves a large block's pages
- * without touching them), so a pool costs the nodes used, not twice that. */
+ * stays out of the resident set, so a pool costs the nodes used, not twice
+ * that. Once big, a pool grows by moving its pages (mremap) into a mapping
+ * twice the size: no copy, and its 2 MiB pages stay whole. */
 static int pool_grow(sequitur *b)
 {
     size_t cap = b->node_cap ? b->node_cap * 2 : 1024;
@@ -84,12 +102,23 @@ static int pool_grow(sequitur *b)
         return -1;
     memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
     b->recorded = bits;
-    sq_node *n = realloc(b->nodes, cap * sizeof *n);
+    size_t bytes = cap * sizeof *b->nodes, old = b->node_cap * sizeof *b->nodes;
+    sq_node *n;
+    if (bytes < BIG_BYTES) {
+        n = realloc(b->nodes, bytes);
+    } else if ((n = big_map(bytes)) != NULL && old > 0) {
+        if (old < BIG_BYTES) {
+            memcpy(n, b->nodes, old);
+            free(b->nodes);
+        } else if (mremap(b->nodes, old, old, MREMAP_MAYMOVE | MREMAP_FIXED, n) == MAP_FAILED) {
+            munmap(n, bytes);
+            n = NULL;
+        }
+    }
     if (!n)
         return -1;
     b->nodes = n;
     b->node_cap = cap;
-    advise_huge(n, cap * sizeof *n);
     return 0;
 }
 
@@ -215,10 +244,10 @@ static inline int table_full(const sequitur *b)
 static int table_grow(sequitur *b)
 {
     size_t cap = (b->table_mask + 1) * 2;
-    sq_slot *t = calloc(cap, sizeof *t);
+    size_t bytes = cap * sizeof(sq_slot);
+    sq_slot *t = bytes < BIG_BYTES ? calloc(cap, sizeof *t) : big_map(bytes);
     if (!t)
         return -1;
-    advise_huge(t, cap * sizeof *t);    /* before the slots are touched */
     for (size_t i = 0; i <= b->table_mask; i++) {
         sq_slot s = b->table[i];
         if (s.node == NIL)
@@ -228,7 +257,7 @@ static int table_grow(sequitur *b)
             j = (j + 1) & (cap - 1);
         t[j] = s;
     }
-    free(b->table);
+    big_free(b->table, (b->table_mask + 1) * sizeof *b->table);
     b->table = t;
     b->table_mask = cap - 1;
     return 0;
@@ -537,10 +566,10 @@ void sq_free(sequitur *b)
 {
     if (!b)
         return;
-    free(b->nodes);
+    big_free(b->nodes, b->node_cap * sizeof *b->nodes);
     free(b->recorded);
     free(b->rules);
-    free(b->table);
+    big_free(b->table, (b->table_mask + 1) * sizeof *b->table);
     free(b);
 }
 
