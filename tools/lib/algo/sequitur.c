@@ -689,6 +689,24 @@ int sq_append(sequitur *b, uint64_t symbol)
 
 int sq_flush_internal(sequitur *b) { return flush(b); }
 
+sq_grammar *sq_finish_free(sequitur *b)
+{
+    if (!b)
+        return NULL;
+    sq_grammar *g = NULL;
+    if (flush(b) == 0) {
+        /* the table and its bits serve appends only, and none follow */
+        big_free(b->table, (b->table_mask + 1) * sizeof *b->table);
+        b->table = NULL;
+        b->table_mask = 0;
+        free(b->recorded);
+        b->recorded = NULL;
+        g = sq_finish(b);
+    }
+    sq_free(b);
+    return g;
+}
+
 uint64_t sq_input_length(const sequitur *b) { return b->input_length; }
 
 void sq_builder_stats(sequitur *b, sq_stats *s)

@@ -326,18 +326,15 @@ int whomp_finish(whomp *w)
     return rc < 0 || w->failed ? -1 : 0;
 }
 
-/* The finished grammar of *b, whose builder then goes: a large builder
- * (nodes and digram table) takes several times its grammar's memory, and
- * the next grammar's snapshot then has that room. */
+/* The finished grammar of *b, whose builder goes: a large builder (nodes
+ * and digram table) takes several times its grammar's memory, and its
+ * table goes before the grammar is copied out (sq_finish_free), so the
+ * peak holds one less table (on a gzip recording, the 64 MiB of the
+ * offset grammar's while the RASG builder is still whole). */
 static sq_grammar *take(sequitur **b)
 {
-    if (!*b)
-        return NULL;
-    sq_grammar *g = sq_finish(*b);
-    if (g) {
-        sq_free(*b);
-        *b = NULL;
-    }
+    sq_grammar *g = sq_finish_free(*b);
+    *b = NULL;
     return g;
 }
 
