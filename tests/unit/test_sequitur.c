@@ -198,6 +198,72 @@ static void long_stream(void **state)
     sq_free(b);
 }
 
+/* A stream with little repetition: its pool and table pass BIG_BYTES
+ * (sequitur.c), so they move from the heap to their own mappings and then
+ * grow by moving pages (mremap); the grammar must survive every move. */
+static void large_grammar(void **state)
+{
+    (void)state;
+    enum { N = 1200000 };
+    uint64_t *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    sequitur *b = sq_new();
+    for (size_t i = 0; i < N; i++) {
+        in[i] = rnd() >> 44;    /* 2^20 values: few digrams repeat */
+        assert_int_equal(sq_append(b, in[i]), 0);
+    }
+    char why[200];
+    if (sq_check(b, why, sizeof why) != 0)
+        fail_msg("%s", why);
+    sq_stats st;
+    sq_builder_stats(b, &st);
+    assert_true(st.table_bytes >= ((size_t)8 << 20));   /* grew twice past 4 MiB */
+    assert_true(st.symbols >= N / 2);
+    sq_grammar *g = sq_finish(b);
+    assert_int_equal(sq_expand_array(g, 0, out, N), N);
+    assert_memory_equal(in, out, N * sizeof *in);
+    sq_grammar_free(g);
+    sq_free(b);
+    free(in);
+    free(out);
+}
+
+/* sq_finish_free gives the grammar sq_finish gives (the same stored
+ * bytes), also with symbols still held back in the builder, which it must
+ * work in before the digram table goes; a large stream takes the big
+ * table's path. */
+static void finish_free_same(void **state)
+{
+    (void)state;
+    enum { CAP = 3000, LARGE = 700000 };
+    uint64_t *in = malloc(LARGE * sizeof *in);
+    for (int round = 0; round < 41; round++) {
+        size_t n = round < 40 ? random_stream(in, CAP) : LARGE;
+        sequitur *a = sq_new(), *b = sq_new();
+        for (size_t i = 0; i < n; i++) {
+            if (round == 40)
+                in[i] = rnd() >> 44;
+            assert_int_equal(sq_append(a, in[i]), 0);
+            assert_int_equal(sq_append(b, in[i]), 0);
+        }
+        sq_grammar *ga = sq_finish(a), *gb = sq_finish_free(b);
+        assert_non_null(ga);
+        assert_non_null(gb);
+        void *ba, *bb;
+        size_t la, lb;
+        assert_int_equal(sq_serialize(ga, &ba, &la), 0);
+        assert_int_equal(sq_serialize(gb, &bb, &lb), 0);
+        assert_int_equal(la, lb);
+        assert_memory_equal(ba, bb, la);
+        free(ba);
+        free(bb);
+        sq_grammar_free(ga);
+        sq_grammar_free(gb);
+        sq_free(a);
+    }
+    assert_null(sq_finish_free(NULL));
+    free(in);
+}
+
 static void round_trip(void **state)
 {
     (void)state;
@@ -318,6 +384,8 @@ int main(void)
         cmocka_unit_test(too_large_symbol),
         cmocka_unit_test(invariants_random),
         cmocka_unit_test(long_stream),
+        cmocka_unit_test(large_grammar),
+        cmocka_unit_test(finish_free_same),
         cmocka_unit_test(round_trip),
         cmocka_unit_test(corrupt_refused),
     };

@@ -50,29 +50,68 @@ static inline uint64_t val_of(const sequitur *b, uint32_t n) { return b->nodes[n
 
 /* ---- node pool and rule table --------------------------------------------- */
 
-/* Asks the kernel for 2 MiB pages under a large array (the pool, the
- * digram table): a large grammar's probes land on random pages, and with
- * 4 KiB pages nearly every one also misses the TLB. Only the whole 2 MiB
- * pages inside the block are advised; it is advice, so failure is
- * ignored. */
-static void advise_huge(void *p, size_t bytes)
+/* Arrays of at least BIG_BYTES (a large grammar's node pool and digram
+ * table) get mappings of their own, 2 MiB-aligned and advised for 2 MiB
+ * pages: a large grammar's probes land on random pages, and with 4 KiB
+ * pages nearly every one also misses the TLB (a page walk, nested in a
+ * virtual machine). Smaller arrays stay on the heap, where a 2 MiB page
+ * would cost a small grammar more memory than it uses. */
+#define HUGE_BYTES ((size_t)2 << 20)
+#define BIG_BYTES ((size_t)4 << 20)
+
+/* bytes (a multiple of HUGE_BYTES) of zeroed memory at a 2 MiB boundary;
+ * NULL when out of memory. Mapped with one spare 2 MiB, then trimmed. */
+static void *big_map(size_t bytes)
 {
+    char *p = mmap(NULL, bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    char *a = (char *)(((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+    if (a > p)
+        munmap(p, (size_t)(a - p));
+    munmap(a + bytes, (size_t)(p + HUGE_BYTES - a));
 #ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (end > start)
-        (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
+    (void)madvise(a, bytes, MADV_HUGEPAGE);     /* advice: failure is harmless */
 #endif
+    return a;
+}
+
+/* Frees an array of bytes from big_map or the heap (by its size). */
+static void big_free(void *p, size_t bytes)
+{
+    if (bytes >= BIG_BYTES)
+        munmap(p, bytes);
+    else
+        free(p);
+}
+
+/* Enlarges an array of old bytes to bytes, keeping its contents: on the
+ * heap while small (realloc: the new part is undefined), then in a
+ * big_map mapping (the new part is zero) into which a big array's pages
+ * move (mremap: no copy, and its 2 MiB pages stay whole). NULL when out
+ * of memory, p unchanged. */
+static void *big_grow(void *p, size_t old, size_t bytes)
+{
+    if (bytes < BIG_BYTES)
+        return realloc(p, bytes);
+    void *n = big_map(bytes);
+    if (!n || old == 0)
+        return n;
+    if (old < BIG_BYTES) {
+        memcpy(n, p, old);
+        free(p);
+    } else if (mremap(p, old, old, MREMAP_MAYMOVE | MREMAP_FIXED, n) == MAP_FAILED) {
+        munmap(n, bytes);
+        return NULL;
+    }
+    return n;
 }
 
 /* Doubles the node pool. Unlike ARRAY_FIT it does not zero the new half:
  * every node is written when handed out, and a large pool's untouched tail
- * then stays out of the resident set (realloc moves a large block's pages
- * without touching them), so a pool costs the nodes used, not twice that. */
+ * stays out of the resident set, so a pool costs the nodes used, not twice
+ * that. */
 static int pool_grow(sequitur *b)
 {
     size_t cap = b->node_cap ? b->node_cap * 2 : 1024;
@@ -84,12 +123,11 @@ static int pool_grow(sequitur *b)
         return -1;
     memset(bits + old_words, 0, (words - old_words) * sizeof *bits);
     b->recorded = bits;
-    sq_node *n = realloc(b->nodes, cap * sizeof *n);
+    sq_node *n = big_grow(b->nodes, b->node_cap * sizeof *n, cap * sizeof *n);
     if (!n)
         return -1;
     b->nodes = n;
     b->node_cap = cap;
-    advise_huge(n, cap * sizeof *n);
     return 0;
 }
 
@@ -211,26 +249,51 @@ static inline int table_full(const sequitur *b)
     return (b->table_used + 1) * 4 > (b->table_mask + 1) * 3;
 }
 
-/* Doubles the table; the stored hashes place every entry again. */
-static int table_grow(sequitur *b)
+/* The table has just doubled in place: its first old slots hold the
+ * entries as placed for old slots, the rest are empty. Each entry is taken
+ * out and placed again for the new size (its stored hash gives its home),
+ * going through the old slots in probe order from just after an empty
+ * one, so that every probe run is done front to back: an entry placed
+ * again lands at or before its old slot, or in the new half, and its probe
+ * path holds only entries already placed again. The one exception, an
+ * entry whose path wraps from the table's end into old slots not yet
+ * gone through, lands in such a slot and is placed again when the walk
+ * reaches it. */
+static void table_rehash_doubled(sequitur *b, size_t old)
 {
-    size_t cap = (b->table_mask + 1) * 2;
-    sq_slot *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    advise_huge(t, cap * sizeof *t);    /* before the slots are touched */
-    for (size_t i = 0; i <= b->table_mask; i++) {
-        sq_slot s = b->table[i];
+    sq_slot *t = b->table;
+    size_t mask = b->table_mask, start = 0;
+    while (t[start].node != NIL)
+        start++;                /* there is one: the table is at most 3/4 full */
+    for (size_t k = 1; k <= old; k++) {
+        size_t i = (start + k) & (old - 1);
+        sq_slot s = t[i];
         if (s.node == NIL)
             continue;
-        size_t j = s.hash & (cap - 1);
+        t[i].node = NIL;
+        size_t j = s.hash & mask;
         while (t[j].node != NIL)
-            j = (j + 1) & (cap - 1);
+            j = (j + 1) & mask;
         t[j] = s;
     }
-    free(b->table);
+}
+
+/* Doubles the table in place: a big table's pages move (big_grow) and
+ * only the new half is fresh memory, which the kernel must clear (a new
+ * table each time cleared twice the final size over a run: 5% of
+ * trace-whomp's time on a gzip recording), and the old and new tables are
+ * never both resident. */
+static int table_grow(sequitur *b)
+{
+    size_t old = b->table_mask + 1, cap = old * 2;
+    sq_slot *t = big_grow(b->table, old * sizeof *t, cap * sizeof *t);
+    if (!t)
+        return -1;
+    if (cap * sizeof *t < BIG_BYTES)
+        memset(t + old, 0, old * sizeof *t);    /* realloc left it undefined */
     b->table = t;
     b->table_mask = cap - 1;
+    table_rehash_doubled(b, old);
     return 0;
 }
 
@@ -537,10 +600,10 @@ void sq_free(sequitur *b)
 {
     if (!b)
         return;
-    free(b->nodes);
+    big_free(b->nodes, b->node_cap * sizeof *b->nodes);
     free(b->recorded);
     free(b->rules);
-    free(b->table);
+    big_free(b->table, (b->table_mask + 1) * sizeof *b->table);
     free(b);
 }
 
@@ -625,6 +688,24 @@ int sq_append(sequitur *b, uint64_t symbol)
 }
 
 int sq_flush_internal(sequitur *b) { return flush(b); }
+
+sq_grammar *sq_finish_free(sequitur *b)
+{
+    if (!b)
+        return NULL;
+    sq_grammar *g = NULL;
+    if (flush(b) == 0) {
+        /* the table and its bits serve appends only, and none follow */
+        big_free(b->table, (b->table_mask + 1) * sizeof *b->table);
+        b->table = NULL;
+        b->table_mask = 0;
+        free(b->recorded);
+        b->recorded = NULL;
+        g = sq_finish(b);
+    }
+    sq_free(b);
+    return g;
+}
 
 uint64_t sq_input_length(const sequitur *b) { return b->input_length; }
 

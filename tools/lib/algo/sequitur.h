@@ -38,6 +38,10 @@
  *   sq_grammar *sq_finish(sequitur *b);
  *       A read-only snapshot of the grammar, numbered as the original
  *       prints it; the builder is unchanged and may go on. NULL: no memory.
+ *   sq_grammar *sq_finish_free(sequitur *b);
+ *       sq_finish, then sq_free, with the builder's digram table freed
+ *       first: a large builder's peak is then its pool and the grammar, not
+ *       the table on top. The builder is gone even when NULL comes back.
  *   void sq_free(sequitur *b);
  *
  * Reading (sq_grammar, a finished grammar)
@@ -124,6 +128,7 @@ uint64_t sq_input_length(const sequitur *b);
 void sq_builder_stats(sequitur *b, sq_stats *s);
 int sq_check(sequitur *b, char *why, size_t whylen);
 sq_grammar *sq_finish(sequitur *b);
+sq_grammar *sq_finish_free(sequitur *b);
 
 /* A body code: terminals are value*2, rule references rule*2+1. */
 static inline int sq_is_rule(uint64_t code) { return (int)(code & 1); }
