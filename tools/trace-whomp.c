@@ -32,7 +32,7 @@ static const opt_def options[] = {
       "also one grammar per instruction over its (group,\n"
       "object, offset) tuples; their total size", 0, 0, NULL },
     { "db", 0, OPT_STRING, &db_path, "FILE",
-      "store the grammars and sizes in the profile\n"
+      "also store the grammars and sizes in the profile\n"
       "database FILE (created if missing)", 0, 0, NULL },
     { "group-depth", 0, OPT_U32, &group_depth, "N",
       "a heap group is the first N frames of the allocation\n"
@@ -95,11 +95,11 @@ int main(int argc, char **argv)
     if (expand) {
         if (whomp_run_expand(run, stdout) < 0)
             cli_fail(NULL, "out of memory");
-    } else if (db_path) {
-        if (grammar_store_begin(&db, "whomp", WHOMP_TABLES, reader, args[0], argc, argv) < 0 ||
-            whomp_run_store(run, db.db, db.run) < 0 || pdb_session_commit(&db) < 0)
-            cli_fail(db_path, "%s", pdb_session_error(&db));
     } else {
+        /* Stored first: a failed store leaves no report to be taken for a stored run. */
+        if (db_path && (grammar_store_begin(&db, "whomp", WHOMP_TABLES, reader, args[0], argc, argv) < 0 ||
+                        whomp_run_store(run, db.db, db.run) < 0 || pdb_session_commit(&db) < 0))
+            cli_fail(db_path, "%s", pdb_session_error(&db));
         whomp_run_print(run, stdout);
     }
     cli_flush_stdout();

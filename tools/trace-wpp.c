@@ -26,8 +26,8 @@ static const opt_def options[] = {
       "thread's first execution (a one-thread trace prints\n"
       "exactly trace-dump's order)", 0, 0, NULL },
     { "db", 0, OPT_STRING, &db_path, "FILE",
-      "store each thread's grammar and hot subpaths in the\n"
-      "profile database FILE (created if missing)", 0, 0, NULL },
+      "also store each thread's grammar and hot subpaths in\n"
+      "the profile database FILE (created if missing)", 0, 0, NULL },
     { "hot-length", 0, OPT_U32, &hot.length, "N",
       "longest subpath considered, in blocks (default 8)", 1, HOT_MAX_LEN, NULL },
     { "hot-cost", 0, OPT_U64, &hot.cost, "C",
@@ -102,13 +102,13 @@ int main(int argc, char **argv)
     for (uint32_t t = 0; t < nthreads; t++)
         if (!(grammars[t] = wpp_thread_grammar(paths, t)))
             cli_fail(NULL, "out of memory");
-    for (uint32_t t = 0; t < nthreads && (expand || !db_path); t++) {
+    if (db_path)
+        store(argc, argv, args[0]);
+    for (uint32_t t = 0; t < nthreads; t++) {
         if (expand ? sq_expand(grammars[t], 0, print_address, NULL) != 0
                    : wpp_print_thread(stdout, paths, reader, &hot, t, grammars[t]) < 0)
             break;
     }
-    if (db_path)
-        store(argc, argv, args[0]);
     cli_flush_stdout();
     for (uint32_t t = 0; t < nthreads; t++)
         sq_grammar_free(grammars[t]);

@@ -42,8 +42,9 @@ done
 
 # The database: four OMSG grammars, the RASG, sizes adding up, vertical.
 t=$TMP/linked_list.trace db=$TMP/whomp.db
-"$WHOMP" -q --vertical --db="$db" "$t"
-"$WHOMP" -q --vertical --db="$db" "$t"
+"$WHOMP" -q --vertical --db="$db" "$t" >/dev/null
+"$WHOMP" -q --vertical --db="$db" "$t" >"$TMP/db.out"
+check "--db prints the report too" cmp -s "$TMP/db.out" <("$WHOMP" -q --vertical "$t")
 q() { sqlite3 "$db" "$1"; }
 check_eq "omsg and rasg grammars stored once" 5 \
   "$(q "SELECT count(*) FROM grammars WHERE analysis = 'whomp' AND stream NOT LIKE 'vertical %'")"

@@ -48,8 +48,9 @@ fi
 
 # The database: a grammars row per thread, hot subpaths, re-running replaces.
 t=$TMP/linked_list.trace db=$TMP/wpp.db
-"$WPP" -q --db="$db" "$t"
-"$WPP" -q --db="$db" "$t"
+"$WPP" -q --db="$db" "$t" >/dev/null
+"$WPP" -q --db="$db" "$t" >"$TMP/db.out"
+check "--db prints the report too" cmp -s "$TMP/db.out" <("$WPP" -q "$t")
 check_eq "--db twice: one grammar row" 1 "$(sqlite3 "$db" "SELECT count(*) FROM grammars WHERE analysis = 'wpp'")"
 check_eq "blob size is bytes" 1 "$(sqlite3 "$db" "SELECT length(blob) = bytes FROM grammars")"
 check_eq "grammar length is the executions" "$(wc -l <"$TMP/linked_list.dump")" \
