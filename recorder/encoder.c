@@ -356,6 +356,19 @@ static void report_rusage(void)
     }
 }
 
+/* How many threads model the executions (mr_writer_options.workers): one
+ * per core (the trace is the same for any number of them, so the machine
+ * does not change it), or MEMREC_ENCODER_WORKERS (0: the sequential
+ * writer, for comparisons). */
+static int modelling_workers(void)
+{
+    const char *env = getenv("MEMREC_ENCODER_WORKERS");
+    if (env && *env)
+        return atoi(env);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
 /* memrec-encoder --replay RAW OUTPUT LEVEL: encodes a raw stream saved
  * through MEMREC_ENCODER_RAW; prints the CPU seconds it took. */
 static int replay(const char *raw, const char *out, int level)
@@ -368,7 +381,8 @@ static int replay(const char *raw, const char *out, int level)
     encoder e;
     memset(&e, 0, sizeof e);
     e.path = out;
-    mr_writer_options opts = { .level = level, .chunk_bytes = 0, .background = 1 };
+    mr_writer_options opts = { .level = level, .chunk_bytes = 0, .background = 1,
+                               .workers = modelling_workers() };
     char *err = NULL;
     if (!(e.w = mr_writer_open(out, &opts, &err))) {
         fprintf(stderr, "memrec-encoder: %s: %s\n", out, err ? err : "cannot write");
@@ -423,9 +437,11 @@ int main(int argc, char **argv)
     encoder e;
     memset(&e, 0, sizeof e);
     e.path = argv[1];
-    /* Chunks are compressed and written on a thread of their own, on the
-     * core the recorded program leaves free while it waits for us. */
-    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = 0, .background = 1 };
+    /* Executions are modelled on a thread per core, and chunks compressed
+     * and written on a thread of their own, on the cores the recorded
+     * program leaves free while it waits for us. */
+    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = 0, .background = 1,
+                               .workers = modelling_workers() };
     char *err = NULL;
     e.w = mr_writer_open(e.path, &opts, &err);
     if (!e.w) {
