@@ -237,6 +237,8 @@ static void replay(worker *wk, piece *pc)
         uint8_t kind = (uint8_t)*e, aux = (uint8_t)(*e >> 8);
         size_t n = (size_t)(*e >> 32), used;
         const uint64_t *a = e + 1;
+        mr_writer_worker_at(w, (uint64_t)(a - (const uint64_t *)pc->log.p),
+                            (uint64_t)(end - (const uint64_t *)pc->log.p));
         switch (kind) {
         case MR_LOG_EXECS: mr_write_execs(w, a, n, aux, &used); break;
         case MR_LOG_HEAP: {

@@ -613,6 +613,7 @@ void mr_pieces_free(mr_pieces *p);
 mr_writer *mr_writer_worker_new(const mr_writer_options *opts, mr_sink sink, void *ctx);
 void mr_writer_worker_begin(mr_writer *w, uint64_t time, uint32_t tid,
                             const mr_thread_state *threads, size_t nthreads);
+void mr_writer_worker_at(mr_writer *w, uint64_t pos, uint64_t len);
 int mr_writer_worker_flush(mr_writer *w);
 void mr_writer_worker_fold(mr_writer *w, mr_totals *sum);
 int mr_writer_worker_end(mr_writer *w, const mr_end *end, const mr_totals *tot);

@@ -62,6 +62,12 @@ struct mr_writer {
                               * records stand for: bounded per chunk, so a
                               * reader's work per chunk is too */
     uint64_t hits_limit;
+    /* The open chunk's limits: chunk_bytes and hits_limit, but for a
+     * worker's chunk that reaches them with little of its piece left
+     * (extend_last_chunk): that one runs to the piece's end instead of
+     * leaving a small last chunk there. */
+    size_t chunk_limit;
+    uint64_t chunk_hits_limit;
 
     owned_block **blocks;    /* by id */
     mr_bstate **states;      /* by id, blocks_cap of them: their states, one
@@ -94,6 +100,10 @@ struct mr_writer {
     mr_sink sink;
     void *sink_ctx;
     mr_buf exec_words;       /* front: one mr_write_exec as mr_write_execs words */
+    uint64_t piece_pos;      /* worker: the piece's log words before the entry
+                              * being modelled (mr_writer_worker_at) */
+    uint64_t piece_len;      /* worker: the piece's log words */
+    uint64_t chunk_pos;      /* worker: where in the log the open chunk began */
 };
 
 /* Set on the writer's background thread: its failures go to bg_error. */
@@ -377,6 +387,8 @@ static int begin_chunk(mr_writer *w)
     for (int i = 0; i < MR_NSTREAMS; i++)
         if (mr_buf_reserve(&w->s[i], w->chunk_bytes + MR_RECORD_ROOM))
             return oom(w);
+    w->chunk_limit = w->chunk_bytes;
+    w->chunk_hits_limit = w->hits_limit;
     w->chunk_open = 1;
     w->chunk_time = w->time;
     w->chunk_tid = w->cur_tid;
@@ -420,8 +432,10 @@ static int end_record(mr_writer *w)
 {
     if (w->error)
         return -1;
-    if (events_raw_size(w) >= w->chunk_bytes || w->hits_work >= w->hits_limit)
+    if (events_raw_size(w) >= w->chunk_limit || w->hits_work >= w->chunk_hits_limit) {
+        w->chunk_pos = w->piece_pos;
         return flush_all(w);
+    }
     return 0;
 }
 
@@ -929,7 +943,7 @@ typedef struct exec_state {
                               * jump and from when the state goes back */
     uint32_t last_exit;
     uint32_t nrecords;
-    uint32_t epoch;          /* w->epoch, w->hits_limit: constant while it runs */
+    uint32_t epoch;          /* w->epoch, w->chunk_hits_limit: constant while it runs */
     uint64_t hits_limit;
     uint64_t time, run_n, hits_work, last_value;
 } exec_state;
@@ -944,10 +958,10 @@ static inline void exec_state_load(const mr_writer *w, exec_state *x)
         x->flg = s[MR_S_FLAG].p + s[MR_S_FLAG].len;
         x->dlt = s[MR_S_DELTA].p + s[MR_S_DELTA].len;
         x->val = s[MR_S_VALUE].p + s[MR_S_VALUE].len;
-        /* events_raw_size() >= chunk_bytes, the other streams' sizes fixed */
+        /* events_raw_size() >= chunk_limit, the other streams' sizes fixed */
         x->full = (uintptr_t)s[MR_S_CTL].p + (uintptr_t)s[MR_S_BLOCK].p +
                   (uintptr_t)s[MR_S_EXIT].p + (uintptr_t)s[MR_S_FLAG].p +
-                  (uintptr_t)s[MR_S_DELTA].p + (uintptr_t)s[MR_S_VALUE].p + w->chunk_bytes -
+                  (uintptr_t)s[MR_S_DELTA].p + (uintptr_t)s[MR_S_VALUE].p + w->chunk_limit -
                   s[MR_S_STATE].len - s[MR_S_MISC].len;
     } else {
         x->ctl = x->blk = x->ext = x->flg = x->dlt = x->val = NULL;
@@ -959,7 +973,7 @@ static inline void exec_state_load(const mr_writer *w, exec_state *x)
     x->last_exit = 0;
     x->nrecords = w->nrecords;
     x->epoch = w->epoch;
-    x->hits_limit = w->hits_limit;
+    x->hits_limit = w->chunk_hits_limit;
     x->time = w->time;
     x->run_n = w->run_n;
     x->hits_work = w->hits_work;
@@ -1241,6 +1255,31 @@ int mr_write_exec(mr_writer *w, uint32_t block, uint32_t exit,
     return rc ? flush_all(w) : 0;
 }
 
+/* A worker's chunk is full `at` words into the current log entry: when
+ * less of the piece is left than the chunk took, the chunk's limits
+ * double (within the format's bounds: 2 x 16 MiB < 64 MiB) so that it
+ * takes the rest: a piece then ends in one chunk of 1 to 2 times the
+ * usual size instead of a full one and a smaller one, a prediction reset
+ * and a zstd frame less (the cut every piece adds costs less: replays of
+ * gzip and sqlite3, 21.55 -> 21.39 MB and 10.31 -> 10.27 MB against 1.5
+ * times). 1 extended, 0 flush it, -1 failed. */
+static int extend_last_chunk(mr_writer *w, size_t at)
+{
+    uint64_t here = w->piece_pos + at;
+    uint64_t took = here - w->chunk_pos, left = w->piece_len > here ? w->piece_len - here : 0;
+    if (w->chunk_limit != w->chunk_bytes || left >= took)
+        return 0;   /* extended once already, or much of the piece to come */
+    uint64_t hits = 2 * w->hits_limit;
+    w->chunk_limit = 2 * w->chunk_bytes;
+    w->chunk_hits_limit = hits < MR_MAX_CHUNK_HITS ? hits : MR_MAX_CHUNK_HITS;
+    if (events_raw_size(w) >= w->chunk_limit || w->hits_work >= w->chunk_hits_limit)
+        return 0;
+    for (int i = 0; i < MR_NSTREAMS; i++)
+        if (mr_buf_reserve(&w->s[i], w->chunk_limit + MR_RECORD_ROOM - w->s[i].len))
+            return oom(w);
+    return 1;
+}
+
 /* Starts fetching the state of the block whose execution's header is at
  * p (if any: p < end), while the current one is coded: from one
  * execution to the next, the id, the table slot and the state are
@@ -1367,10 +1406,15 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
             if (rc < 0)
                 break;
             exec_state_store(w, &x);
-            rc = flush_all(w);
+            rc = w->sink ? extend_last_chunk(w, pos + bs->nwords) : 0;
+            if (!rc) {
+                w->chunk_pos = w->piece_pos + pos + bs->nwords;
+                rc = flush_all(w);
+            }
             exec_state_load(w, &x);
-            if (rc)
+            if (rc < 0)
                 break;
+            rc = 0;
         }
         pos += bs->nwords;
     }
@@ -1580,6 +1624,14 @@ void mr_writer_worker_begin(mr_writer *w, uint64_t time, uint32_t tid,
     w->cur_tid = tid;
     w->cur = NULL;
     w->prev = NULL;
+    w->chunk_pos = w->piece_pos = w->piece_len = 0;
+}
+
+/* The entry modelled next starts pos words into a log of len words. */
+void mr_writer_worker_at(mr_writer *w, uint64_t pos, uint64_t len)
+{
+    w->piece_pos = pos;
+    w->piece_len = len;
 }
 
 int mr_writer_worker_flush(mr_writer *w)
