@@ -22,6 +22,15 @@ typedef struct owned_block {
     mr_bstate *state;
 } owned_block;
 
+/* What a front's walk over executions needs of a block, 16 bytes by id
+ * in one table (an L2 hit where the block state is a cache miss): the
+ * words of an execution (0: undefined), the exits, the instructions of
+ * the first two (the others: from the block's state). */
+typedef struct walk_entry {
+    uint32_t nwords, nexits;
+    uint32_t ninstrs[2];
+} walk_entry;
+
 /* A writer: the output, the DEFS and EVENTS chunks being built, the
  * prediction state the reader will rebuild, totals, and the index. */
 struct mr_writer {
@@ -100,6 +109,7 @@ struct mr_writer {
     mr_sink sink;
     void *sink_ctx;
     mr_buf exec_words;       /* front: one mr_write_exec as mr_write_execs words */
+    walk_entry *walk;        /* front: by block id, blocks_cap of them */
     uint64_t piece_pos;      /* worker: the piece's log words before the entry
                               * being modelled (mr_writer_worker_at) */
     uint64_t piece_len;      /* worker: the piece's log words */
@@ -771,6 +781,13 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
             return oom(w);
         memset(t + old_cap, 0, (w->blocks_cap - old_cap) * sizeof *t);
         w->states = t;
+        if (w->pieces) {
+            walk_entry *k = realloc(w->walk, w->blocks_cap * sizeof *k);
+            if (!k)
+                return oom(w);
+            memset(k + old_cap, 0, (w->blocks_cap - old_cap) * sizeof *k);
+            w->walk = k;
+        }
     }
     if (w->blocks[b->id]) {
         /* Redefinition: executions already coded used the old def, so they
@@ -792,6 +809,10 @@ int mr_write_block_def(mr_writer *w, const mr_block_def *b)
         return oom(w);
     w->blocks[b->id] = o;
     w->states[b->id] = o->state;
+    if (w->pieces)
+        w->walk[b->id] = (walk_entry){ o->state->nwords, b->nexits,
+                                       { b->exits[0].ninstrs,
+                                         b->nexits > 1 ? b->exits[1].ninstrs : 0 } };
     w->body.len = 0;
     BODY_VARINT(w, b->id);
     BODY_VARINT(w, b->addr);
@@ -1305,40 +1326,40 @@ static inline void prefetch_next(mr_bstate *const *states, uint32_t cap, const u
 static int front_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag,
                        size_t *used)
 {
-    mr_bstate *const *states = w->states;
+    const walk_entry *walk = w->walk;
     const uint32_t cap = w->blocks_cap;
     size_t pos = 0;
     int rc = 0;
     while (!rc && pos < n && (uint8_t)words[pos] == tag) {
         size_t start = pos, room = mr_pieces_room(w->pieces, tag);
         uint64_t time = w->time;
-        const mr_bstate *last = NULL;
-        uint32_t last_exit = 0;
+        uint32_t last = MR_NO_BLOCK, last_exit = 0;
         while (pos - start < room && pos < n && (uint8_t)words[pos] == tag) {
             uint64_t header = words[pos];
             uint32_t block = (uint32_t)(header >> 24), exit = (uint32_t)((header >> 8) & 0xffff);
-            const mr_bstate *bs = block < cap ? states[block] : NULL;
-            if (MR_UNLIKELY(!bs)) {
+            const walk_entry *we = block < cap ? &walk[block] : NULL;
+            if (MR_UNLIKELY(!we || !we->nwords)) {
                 rc = fail(w, "execution of undefined block %u", block);
                 break;
             }
-            if (MR_UNLIKELY(exit >= bs->nexits)) {
+            if (MR_UNLIKELY(exit >= we->nexits)) {
                 rc = fail(w, "block %u has no exit %u", block, exit);
                 break;
             }
-            if (MR_UNLIKELY(bs->nwords > n - pos)) {
+            if (MR_UNLIKELY(we->nwords > n - pos)) {
                 rc = fail(w, "execution of block %u cut short", block);
                 break;
             }
-            time += bs->exits[exit].ninstrs;
-            last = bs;
+            time += MR_LIKELY(exit < 2) ? we->ninstrs[exit] : w->states[block]->exits[exit].ninstrs;
+            last = block;
             last_exit = exit;
-            pos += bs->nwords;
+            pos += we->nwords;
         }
         w->time = time;
-        if (last) {
-            w->cur->jump = last->exits[last_exit].jump;
-            w->cur->from = last->exit_from[last_exit];
+        if (last != MR_NO_BLOCK) {   /* the thread's last exit, from the block's state */
+            const mr_bstate *bs = w->states[last];
+            w->cur->jump = bs->exits[last_exit].jump;
+            w->cur->from = bs->exit_from[last_exit];
         }
         /* The executions before a bad one are the trace's, as sequentially. */
         if (pos > start && mr_pieces_log(w->pieces, MR_LOG_EXECS, tag, words + start, pos - start))
@@ -1583,6 +1604,7 @@ static void writer_free(mr_writer *w)
         free_block(w->blocks[i]);
     free(w->blocks);
     free(w->states);
+    free(w->walk);
     free(w->stacks);
     for (size_t i = 0; i < w->threads.cap; i++)
         free(w->threads.vals[i]);

@@ -343,7 +343,7 @@ static void workers_same_bytes(size_t chunk_bytes, int n, int with_end)
 static void test_workers_same_bytes(void **state)
 {
     (void)state;
-    workers_same_bytes(300, 6000, 1);     /* pieces of 600 words */
+    workers_same_bytes(300, 6000, 1);     /* pieces of 300 words */
     workers_same_bytes(1024, 20000, 1);
     workers_same_bytes(0, 50000, 1);      /* one piece */
     workers_same_bytes(512, 3000, 0);     /* no end record */
