@@ -369,6 +369,14 @@ static int modelling_workers(void)
     return n < 1 ? 1 : n > 8 ? 8 : (int)n;
 }
 
+/* The writer's chunk size: the default, or MEMREC_ENCODER_CHUNK_BYTES
+ * (tests: a small recording then makes many chunks and pieces). */
+static size_t chunk_bytes(void)
+{
+    const char *env = getenv("MEMREC_ENCODER_CHUNK_BYTES");
+    return env && *env ? (size_t)strtoull(env, NULL, 10) : 0;
+}
+
 /* memrec-encoder --replay RAW OUTPUT LEVEL: encodes a raw stream saved
  * through MEMREC_ENCODER_RAW; prints the CPU seconds it took. */
 static int replay(const char *raw, const char *out, int level)
@@ -381,7 +389,7 @@ static int replay(const char *raw, const char *out, int level)
     encoder e;
     memset(&e, 0, sizeof e);
     e.path = out;
-    mr_writer_options opts = { .level = level, .chunk_bytes = 0, .background = 1,
+    mr_writer_options opts = { .level = level, .chunk_bytes = chunk_bytes(), .background = 1,
                                .workers = modelling_workers() };
     char *err = NULL;
     if (!(e.w = mr_writer_open(out, &opts, &err))) {
@@ -440,7 +448,7 @@ int main(int argc, char **argv)
     /* Executions are modelled on a thread per core, and chunks compressed
      * and written on a thread of their own, on the cores the recorded
      * program leaves free while it waits for us. */
-    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = 0, .background = 1,
+    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = chunk_bytes(), .background = 1,
                                .workers = modelling_workers() };
     char *err = NULL;
     e.w = mr_writer_open(e.path, &opts, &err);
