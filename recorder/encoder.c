@@ -358,19 +358,22 @@ static void report_rusage(void)
 
 /* How many threads model the executions (mr_writer_options.workers):
  * with 3 cores or more, one per core but the one the recorded program
- * runs on; with 2 or 1, none (the sequential writer): parallel modelling
- * adds a walk over every execution's header and a copy of the raw stream
- * (about a fifth more CPU: sqlite3 7.7 against 6.2 CPU s, gzip 4.7
- * against 3.6), which two cores pay in wall time whatever the load
- * (recorder/README.md). MEMREC_ENCODER_WORKERS sets the number (0: the
- * sequential writer). The trace is the same for any number >= 1. */
+ * runs on, at most 3: the front that walks the headers and the one
+ * compression thread each take about half of what one modelling thread
+ * did, so more workers would wait for them. With 2 cores or 1, none (the
+ * sequential writer): parallel modelling adds a walk over every
+ * execution's header and a copy of the raw stream (about a fifth more
+ * CPU: sqlite3 7.7 against 6.2 CPU s, gzip 4.7 against 3.6), which two
+ * cores pay in wall time whatever the load (recorder/README.md).
+ * MEMREC_ENCODER_WORKERS sets the number (0: the sequential writer). The
+ * trace is the same for any number >= 1. */
 static int modelling_workers(void)
 {
     const char *env = getenv("MEMREC_ENCODER_WORKERS");
     if (env && *env)
         return atoi(env);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 3 ? 0 : n > 9 ? 8 : (int)n - 1;
+    return n < 3 ? 0 : n > 4 ? 3 : (int)n - 1;
 }
 
 /* The writer's chunk size: the default, or MEMREC_ENCODER_CHUNK_BYTES
