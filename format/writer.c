@@ -601,13 +601,11 @@ const mr_totals *mr_writer_totals(const mr_writer *cw)
             oom(w);
         else if (mr_pieces_totals(w->pieces, w->time, w->cur_tid, snap, n, &t))
             pieces_failed(w);
-        else
-            w->tot = (mr_totals){ .instructions = t.instructions, .blocks = t.blocks,
-                                  .loads = t.loads, .stores = t.stores,
-                                  .modifies = t.modifies, .calls = t.calls,
-                                  .returns = t.returns, .allocs = t.allocs,
-                                  .frees = t.frees, .reallocs = t.reallocs,
-                                  .threads = w->tot.threads };
+        else {   /* the front counts the threads, the workers the rest */
+            uint32_t threads = w->tot.threads;
+            w->tot = t;
+            w->tot.threads = threads;
+        }
         free(snap);
         return &w->tot;
     }
