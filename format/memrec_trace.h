@@ -211,6 +211,14 @@ typedef struct mr_writer_options {
                                  * and written by a thread of the writer's
                                  * own while the caller goes on (the same
                                  * file; errors show at a later call) */
+    int workers;                /* >= 1: executions are modelled by this many
+                                 * threads of the writer's own, a piece of the
+                                 * event stream each (implies background).
+                                 * The trace then cuts a chunk at every piece's
+                                 * end: its bytes differ from a sequential
+                                 * writer's (same events, SPEC.md 6.8) but are
+                                 * the same for every workers >= 1. 0: the
+                                 * sequential writer. */
 } mr_writer_options;
 
 /* Opens path for writing ("-" is stdout). opts may be NULL. Returns NULL

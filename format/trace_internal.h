@@ -562,6 +562,63 @@ mr_chunkq *mr_chunkq_start(mr_chunkq_work work, void *ctx);   /* NULL: no thread
 int mr_chunkq_push(mr_chunkq *q, const mr_chunkjob *job, mr_buf *bufs, int nbufs);
 int mr_chunkq_stop(mr_chunkq *q);
 
+/* Parallel modelling (pieces.c, SPEC.md 6.8). The writer the caller
+ * opened (the front) keeps the definitions, the clock and each thread's
+ * last exit, walks the executions' headers only, and logs every event
+ * into the piece being gathered; a piece is handed to one of several
+ * worker writers (writers without a file: sink set) once its log is
+ * large enough, at a block or stack redefinition, or at the end. A worker
+ * starts a piece with the front's clock, thread and thread states of the
+ * piece's start, models it with the sequential code and ends the
+ * piece's last chunk there; the front queues each piece's chunks, DEFS
+ * then EVENTS, in piece order. */
+typedef struct mr_pieces mr_pieces;
+/* A worker writer's chunk sink: takes the job and its buffers (swapped
+ * for empty ones, like mr_chunkq_push). 0, or -1 out of memory. */
+typedef int (*mr_sink)(void *ctx, const mr_chunkjob *job, mr_buf *bufs, int nbufs);
+/* Log entry kinds. */
+enum { MR_LOG_EXECS = 1, MR_LOG_HEAP, MR_LOG_MARK, MR_LOG_COLLECT, MR_LOG_SWITCH,
+       MR_LOG_CREATE, MR_LOG_TEXIT };
+/* NULL when the threads cannot be made (the writer stays sequential). */
+mr_pieces *mr_pieces_start(int workers, const mr_writer_options *opts, mr_chunkq *q);
+/* Appends an entry: kind, aux (an EXECS entry's tag, COLLECT's on),
+ * payload words. 0 or -1 (out of memory). */
+int mr_pieces_log(mr_pieces *p, uint8_t kind, uint8_t aux, const uint64_t *words, size_t n);
+int mr_pieces_full(const mr_pieces *p);     /* the gathering piece is large enough */
+int mr_pieces_logged(const mr_pieces *p);   /* the gathering piece has events */
+/* Words of executions (tag) the gathering piece takes before it is full
+ * (at least 1): the execution that reaches it ends the piece. */
+size_t mr_pieces_room(const mr_pieces *p, uint8_t tag);
+/* Definitions the workers apply in order (copies). 0 or -1. */
+int mr_pieces_block(mr_pieces *p, const mr_block_def *b);
+int mr_pieces_stack(mr_pieces *p, const mr_stack *s);
+/* A DEFS chunk before the gathering piece's events (buffer swapped). */
+int mr_pieces_defs(mr_pieces *p, mr_buf *defs, uint32_t ndefs);
+/* Hands the gathering piece to the workers (if it holds anything) and
+ * starts the next with this clock, thread and thread states. */
+int mr_pieces_cut(mr_pieces *p, uint64_t time, uint32_t tid,
+                  const mr_thread_state *threads, size_t nthreads);
+/* Models every piece, the gathering one last followed by the end record
+ * (totals summed over the workers, threads given), queues all chunks and
+ * stops the workers. With end_it 0 (the writer failed), queues what was
+ * modelled before and stops. */
+int mr_pieces_finish(mr_pieces *p, int end_it, const mr_end *end, uint64_t threads);
+/* Cuts, waits for every piece and adds up the totals so far. */
+int mr_pieces_totals(mr_pieces *p, uint64_t time, uint32_t tid,
+                     const mr_thread_state *threads, size_t nthreads, mr_totals *tot);
+/* What failed (NULL: the chunk queue's thread, see its writer). */
+const char *mr_pieces_error(const mr_pieces *p);
+void mr_pieces_free(mr_pieces *p);
+/* The writer's side for pieces.c (writer.c). */
+mr_writer *mr_writer_worker_new(const mr_writer_options *opts, mr_sink sink, void *ctx);
+void mr_writer_worker_begin(mr_writer *w, uint64_t time, uint32_t tid,
+                            const mr_thread_state *threads, size_t nthreads);
+void mr_writer_worker_at(mr_writer *w, uint64_t pos, uint64_t len);
+int mr_writer_worker_flush(mr_writer *w);
+void mr_writer_worker_fold(mr_writer *w, mr_totals *sum);
+int mr_writer_worker_end(mr_writer *w, const mr_end *end, const mr_totals *tot);
+void mr_writer_worker_free(mr_writer *w);
+
 /* EXEC_HITS (hits.c): decodes a record and delivers its first execution;
  * delivers the next execution of the record being decoded; delivers the
  * next event of a batched loop body. 1, or -1 corrupt. */

@@ -356,6 +356,34 @@ static void report_rusage(void)
     }
 }
 
+/* How many threads model the executions (mr_writer_options.workers):
+ * with 3 cores or more, one per core but the one the recorded program
+ * runs on, at most 3: the front that walks the headers and the one
+ * compression thread each take about half of what one modelling thread
+ * did, so more workers would wait for them. With 2 cores or 1, none (the
+ * sequential writer): parallel modelling adds a walk over every
+ * execution's header and a copy of the raw stream (about a fifth more
+ * CPU: sqlite3 7.7 against 6.2 CPU s, gzip 4.7 against 3.6), which two
+ * cores pay in wall time whatever the load (recorder/README.md).
+ * MEMREC_ENCODER_WORKERS sets the number (0: the sequential writer). The
+ * trace is the same for any number >= 1. */
+static int modelling_workers(void)
+{
+    const char *env = getenv("MEMREC_ENCODER_WORKERS");
+    if (env && *env)
+        return atoi(env);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 3 ? 0 : n > 4 ? 3 : (int)n - 1;
+}
+
+/* The writer's chunk size: the default, or MEMREC_ENCODER_CHUNK_BYTES
+ * (tests: a small recording then makes many chunks and pieces). */
+static size_t chunk_bytes(void)
+{
+    const char *env = getenv("MEMREC_ENCODER_CHUNK_BYTES");
+    return env && *env ? (size_t)strtoull(env, NULL, 10) : 0;
+}
+
 /* memrec-encoder --replay RAW OUTPUT LEVEL: encodes a raw stream saved
  * through MEMREC_ENCODER_RAW; prints the CPU seconds it took. */
 static int replay(const char *raw, const char *out, int level)
@@ -368,7 +396,8 @@ static int replay(const char *raw, const char *out, int level)
     encoder e;
     memset(&e, 0, sizeof e);
     e.path = out;
-    mr_writer_options opts = { .level = level, .chunk_bytes = 0, .background = 1 };
+    mr_writer_options opts = { .level = level, .chunk_bytes = chunk_bytes(), .background = 1,
+                               .workers = modelling_workers() };
     char *err = NULL;
     if (!(e.w = mr_writer_open(out, &opts, &err))) {
         fprintf(stderr, "memrec-encoder: %s: %s\n", out, err ? err : "cannot write");
@@ -423,9 +452,11 @@ int main(int argc, char **argv)
     encoder e;
     memset(&e, 0, sizeof e);
     e.path = argv[1];
-    /* Chunks are compressed and written on a thread of their own, on the
-     * core the recorded program leaves free while it waits for us. */
-    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = 0, .background = 1 };
+    /* Chunks are compressed and written on a thread of their own (and
+     * executions modelled on several, with 3 cores or more), on the cores
+     * the recorded program leaves free while it waits for us. */
+    mr_writer_options opts = { .level = atoi(argv[2]), .chunk_bytes = chunk_bytes(), .background = 1,
+                               .workers = modelling_workers() };
     char *err = NULL;
     e.w = mr_writer_open(e.path, &opts, &err);
     if (!e.w) {

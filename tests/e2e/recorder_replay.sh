@@ -20,6 +20,45 @@ check_eq "replay: exit status" 0 $?
 check "replay: prints its CPU seconds ($out)" grep -qE '^[0-9]+\.[0-9]{3} CPU seconds$' <<<"$out"
 check "replay: the same trace, byte for byte" cmp -s "$TMP/rec.trace" "$TMP/replay.trace"
 
+# Parallel modelling (format/SPEC.md 6.8): the encoder models on several
+# threads with 3 cores or more (MEMREC_ENCODER_WORKERS sets how many, 0 the
+# sequential writer). The
+# trace is the same for any number of workers; the sequential writer's has
+# other chunks but the same events, accesses and definitions. Small chunks
+# (MEMREC_ENCODER_CHUNK_BYTES) cut a threaded program's stream into dozens
+# of pieces.
+[ -x "$SAMPLES/prodcons" ] || skip "prodcons sample not built"
+MEMREC_ENCODER_RAW=$TMP/pc.raw record "$TMP/pc.trace" "$SAMPLES/prodcons" >/dev/null
+check_eq "prodcons recorded with a raw copy" 0 $?
+for w in 0 1 2 3; do
+  MEMREC_ENCODER_WORKERS=$w MEMREC_ENCODER_CHUNK_BYTES=65536 \
+    "$ENC" --replay "$TMP/pc.raw" "$TMP/pc.w$w" 0 >/dev/null
+done
+check "workers 1, 2 and 3 write the same bytes" \
+  eval 'cmp -s "$TMP/pc.w1" "$TMP/pc.w2" && cmp -s "$TMP/pc.w1" "$TMP/pc.w3"'
+check "... which differ from the sequential writer's (other chunks)" \
+  eval '! cmp -s "$TMP/pc.w0" "$TMP/pc.w2"'
+chunks=$("$BIN/trace-info" --json "$TMP/pc.w2" | jq .chunks)
+check "many chunks ($chunks)" [ "$chunks" -gt 40 ]
+# events DUMP: the dump's events and their accesses; defs DUMP: its
+# definitions and their parts, without time and thread (a definition is
+# delivered at the start of its chunk, with the chunk's).
+DEFS='^(process|module|dataobj|symbol|block|stack|thread-os)$'
+events() { "$BIN/trace-dump" "$1" | awk -v d="$DEFS" '!/^ / { def = $3 ~ d } !def'; }
+defs() { "$BIN/trace-dump" "$1" | awk -v d="$DEFS" '!/^ / { def = $3 ~ d; if (def) $1 = $2 = "" } def'; }
+events "$TMP/pc.w0" > "$TMP/pc.ev0"
+events "$TMP/pc.w2" > "$TMP/pc.ev2"
+check "sequential and parallel: the same events and accesses ($(wc -l <"$TMP/pc.ev2") lines)" \
+  cmp -s "$TMP/pc.ev0" "$TMP/pc.ev2"
+check "... and switches between threads among them" grep -q ' switch ' "$TMP/pc.ev2"
+check "sequential and parallel: the same definitions" \
+  eval 'cmp -s <(defs "$TMP/pc.w0") <(defs "$TMP/pc.w2")'
+check_eq "parallel: the end totals match the events" true \
+  "$("$BIN/trace-info" --json "$TMP/pc.w2" | jq .totals_match)"
+MEMREC_ENCODER_WORKERS=2 record "$TMP/pc2.trace" "$SAMPLES/prodcons" >/dev/null
+check_eq "a recording with 2 workers: complete, totals match" "false true" \
+  "$("$BIN/trace-info" --json "$TMP/pc2.trace" | jq -r '"\(.truncated) \(.totals_match)"')"
+
 # The first half of the raw copy: whole slots up to some point, then a cut.
 head -c $(( $(stat -c %s "$TMP/raw") / 2 )) "$TMP/raw" > "$TMP/half"
 "$ENC" --replay "$TMP/half" "$TMP/half.trace" 0 >/dev/null

@@ -411,6 +411,8 @@ static void gen_thread_event(gen *g)
 
 /* Set: gen_trace's writer packs, compresses and writes on its thread. */
 static int gen_background;
+/* gen_trace's writer's modelling threads (mr_writer_options.workers). */
+static int gen_workers;
 
 /* Writes a random trace of about n events to fd (end NULL: MR_END_LOST). */
 static void gen_trace(gen *g, int fd, size_t chunk_bytes, int n, int values, int with_end)
@@ -419,7 +421,8 @@ static void gen_trace(gen *g, int fd, size_t chunk_bytes, int n, int values, int
     g->cur = -1;
     g->values = values;
     char *err = NULL;
-    mr_writer_options o = { .chunk_bytes = chunk_bytes, .background = gen_background };
+    mr_writer_options o = { .chunk_bytes = chunk_bytes, .background = gen_background,
+                            .workers = gen_workers };
     g->w = mr_writer_open_fd(fd, &o, &err);
     if (!g->w) {
         fprintf(stderr, "open: %s\n", err);

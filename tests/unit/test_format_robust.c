@@ -244,13 +244,13 @@ static void test_writer_bad_fd(void **state)
 
 /* SIGPIPE keeps its default (deadly) disposition: the writer must still
  * come back with EPIPE, with or without its background thread (whose
- * failure shows at a later call). */
-static void writer_broken_pipe(int background)
+ * failure shows at a later call), with or without modelling workers. */
+static void writer_broken_pipe(int background, int workers)
 {
     int p[2];
     assert_int_equal(pipe(p), 0);
     char *err = NULL;
-    mr_writer *w = mr_writer_open_fd(p[1], &(mr_writer_options){ .chunk_bytes = 256, .background = background }, &err);
+    mr_writer *w = mr_writer_open_fd(p[1], &(mr_writer_options){ .chunk_bytes = 256, .background = background, .workers = workers }, &err);
     assert_non_null(w);
     close(p[0]);
     mr_instr_def in = { 0x1000, 4 };
@@ -278,16 +278,17 @@ static void writer_broken_pipe(int background)
 static void test_writer_broken_pipe(void **state)
 {
     (void)state;
-    writer_broken_pipe(0);
-    writer_broken_pipe(1);
+    writer_broken_pipe(0, 0);
+    writer_broken_pipe(1, 0);
+    writer_broken_pipe(0, 2);
 }
 
 /* A file size limit stops the writer halfway: what was written is a
  * readable, truncated trace. SIGXFSZ keeps its default action (ending the
- * process): the writer must turn it into an error itself. */
-static void test_writer_file_limit(void **state)
+ * process): the writer must turn it into an error itself. With modelling
+ * workers too. */
+static void writer_file_limit(int workers)
 {
-    (void)state;
     signal(SIGXFSZ, SIG_DFL);
     struct rlimit old, lim;
     getrlimit(RLIMIT_FSIZE, &old);
@@ -296,7 +297,8 @@ static void test_writer_file_limit(void **state)
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
     const char *path = tmp_trace_path("limit");
     char *err = NULL;
-    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ .chunk_bytes = 256 }, &err);
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ .chunk_bytes = 256, .workers = workers },
+                                  &err);
     assert_non_null(w);
     mr_instr_def in = { 0x1000, 4 };
     mr_access_def ac = { 0, MR_LOAD, 0, 8 };
@@ -326,6 +328,13 @@ static void test_writer_file_limit(void **state)
     assert_true(execs > 100 && execs <= written);
     mr_reader_close(r);
     unlink(path);
+}
+
+static void test_writer_file_limit(void **state)
+{
+    (void)state;
+    writer_file_limit(0);
+    writer_file_limit(2);
 }
 
 /* A new file whose header cannot be written is removed, not left empty;

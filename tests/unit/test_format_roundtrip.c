@@ -294,6 +294,107 @@ static void batched_same_bytes(size_t chunk_bytes, int n, int values)
     }
 }
 
+/* Parallel modelling (SPEC.md 6.8): whatever the number of workers, the
+ * same events give the same bytes (executions one by one or batched),
+ * which decode to the events written, as the sequential writer's do;
+ * mr_writer_totals sums the workers' counts. Small chunks make hundreds
+ * of pieces, with block and stack redefinitions cutting some. */
+static void workers_same_bytes(size_t chunk_bytes, int n, int with_end)
+{
+    enum { RUNS = 4 };
+    const int workers[RUNS] = { 1, 2, 3, 2 };
+    const int batched[RUNS] = { 0, 0, 1, 1 };
+    uint8_t *bytes[RUNS];
+    size_t len[RUNS];
+    gen g[RUNS];
+    const char *path = tmp_trace_path("pieces");
+    for (int i = 0; i < RUNS; i++) {
+        rng_state = 88172645463325252ULL;     /* the same events */
+        gen_workers = workers[i];
+        gen_batched = batched[i];
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        assert_true(fd >= 0);
+        gen_trace(&g[i], fd, chunk_bytes, n, 1, with_end);
+        bytes[i] = slurp(path, &len[i]);
+        assert_true(len[i] > 1000);
+        if (i) {
+            assert_int_equal(len[0], len[i]);
+            assert_memory_equal(bytes[0], bytes[i], len[0]);
+        }
+    }
+    gen_workers = gen_batched = 0;
+    uint64_t chunks = read_and_compare(&g[0], path, !with_end, chunk_bytes == 0);
+    if (chunk_bytes && chunk_bytes < 4096)
+        assert_true(chunks > 20);
+    /* The sequential writer's trace of the same events reads the same. */
+    rng_state = 88172645463325252ULL;
+    gen seq;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    gen_trace(&seq, fd, chunk_bytes, n, 1, with_end);
+    read_and_compare(&seq, path, !with_end, chunk_bytes == 0);
+    gen_free(&seq);
+    for (int i = 0; i < RUNS; i++) {
+        gen_free(&g[i]);
+        free(bytes[i]);
+    }
+    unlink(path);
+}
+
+static void test_workers_same_bytes(void **state)
+{
+    (void)state;
+    workers_same_bytes(300, 6000, 1);     /* pieces of 300 words */
+    workers_same_bytes(1024, 20000, 1);
+    workers_same_bytes(0, 50000, 1);      /* one piece */
+    workers_same_bytes(512, 3000, 0);     /* no end record */
+}
+
+/* A worker's totals reach mr_writer_totals and the end record. */
+static void test_workers_totals(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("ptotals");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, &(mr_writer_options){ .chunk_bytes = 256, .workers = 2 },
+                                  &err);
+    assert_non_null(w);
+    mr_instr_def in[2] = { { 0x1000, 4 }, { 0x1004, 4 } };
+    mr_access_def ac[1] = { { 1, MR_LOAD, 0, 8 } };
+    mr_exit_def ex[1] = { { 2, 1, MR_JUMP_CALL } };
+    mr_block_def b0 = { 0, 0x1000, 2, in, 1, ac, 1, ex };
+    assert_int_equal(mr_write_block_def(w, &b0), 0);
+    for (uint64_t i = 0; i < 5000; i++) {
+        uint64_t a = 0x7000 + 8 * (i % 7);
+        assert_int_equal(mr_write_exec(w, 0, 0, &a, NULL), 0);
+        if (i % 1000 == 999)
+            assert_int_equal(mr_write_heap(w, &(mr_heap){ .op = MR_MALLOC, .addr = i, .size = 8 }), 0);
+    }
+    const mr_totals *t = mr_writer_totals(w);
+    assert_int_equal(t->instructions, 2 * 5000);
+    assert_int_equal(t->blocks, 5000);
+    assert_int_equal(t->loads, 5000);
+    assert_int_equal(t->calls, 5000);
+    assert_int_equal(t->allocs, 5);
+    assert_int_equal(t->threads, 1);
+    assert_int_equal(mr_write_exec(w, 0, 0, &(uint64_t){ 0x7000 }, NULL), 0);
+    assert_int_equal(mr_writer_close(w, &(mr_end){ MR_END_EXIT, 0, 0, { 0 } }, &err), 0);
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    mr_event ev;
+    uint64_t execs = 0;
+    int rc;
+    while ((rc = mr_next(r, &ev)) == 1)
+        if (ev.kind == MR_EV_EXEC)
+            execs++;
+        else if (ev.kind == MR_EV_END)
+            assert_int_equal(ev.u.end->totals.blocks, 5001);
+    assert_int_equal(rc, 0);
+    assert_int_equal(execs, 5001);
+    assert_true(mr_reader_chunks(r) > 20);
+    mr_reader_close(r);
+    unlink(path);
+}
+
 static void test_batched_same_bytes(void **state)
 {
     (void)state;
@@ -878,6 +979,8 @@ int main(void)
         cmocka_unit_test(test_no_end_record),
         cmocka_unit_test(test_background_same_bytes),
         cmocka_unit_test(test_batched_same_bytes),
+        cmocka_unit_test(test_workers_same_bytes),
+        cmocka_unit_test(test_workers_totals),
         cmocka_unit_test(test_batched_bad_input),
         cmocka_unit_test(test_empty_trace),
         cmocka_unit_test(test_calls_and_returns),
