@@ -205,34 +205,42 @@ static inline int on_access(objprof *p, obj_object *o, uint32_t tid,
 }
 
 /* The accesses of one execution (or of a batch of them, should the
- * reader batch: each execution in turn, as they ran). */
-static int on_exec(objprof *p, const access_exec *x)
+ * reader batch: each execution in turn, as they ran), by thread t. */
+static int on_exec(objprof *p, const access_exec *x, obj_tstats *t)
 {
     const mr_event *ev = x->ev;
-    obj_tstats *t = thread(p, ev->tid);
-    if (!t)
-        return -1;
-    /* the thread's counts in registers, added once per execution */
-    uint64_t loads = 0, stores = 0, bytes = 0, by_kind[4] = { 0 };
-    for (uint64_t j = 0; j < x->repeat; j++)
-        for (uint32_t i = 0; i < x->n; i++) {
-            const mr_access *a = &x->acc[i];
-            uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
-            obj_object *o = objrel_find(p->rel, x, i, addr);
-            loads += a->kind != MR_STORE;
-            stores += a->kind != MR_LOAD;
-            bytes += a->size;
-            by_kind[o->group->kind & 3]++;
-            if (on_access(p, o, ev->tid, addr, a->size, a->kind,
-                          access_time(x, i, j), x->insn[i],
-                          objrel_access_user(x, i)) < 0)
-                return -1;
+    /* The thread's counts in registers, added once per execution. The
+     * accesses by kind of memory are four 16-bit counters in one word
+     * (an exit has fewer than 65536 accesses; flushed per execution), so
+     * that counting one is an add, not a load and store to an array
+     * indexed by the kind, which the next access would wait for. */
+    uint64_t loads = 0, stores = 0, bytes = 0, by_kind = 0;
+    uint32_t n = x->n < 65535 ? x->n : 65535;
+    for (uint64_t j = 0; j < x->repeat; j++) {
+        uint64_t base = access_time(x, 0, j) - x->acc[0].instr;
+        for (uint32_t first = 0; first < x->n; first += n) {
+            uint32_t end = x->n - first < n ? x->n : first + n;
+            for (uint32_t i = first; i < end; i++) {
+                const mr_access *a = &x->acc[i];
+                uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
+                obj_object *o = objrel_find(p->rel, x, i, addr);
+                loads += a->kind != MR_STORE;
+                stores += a->kind != MR_LOAD;
+                bytes += a->size;
+                by_kind += 1ull << ((o->group->kind & 3) * 16);
+                if (on_access(p, o, ev->tid, addr, a->size, a->kind,
+                              base + a->instr, x->insn[i],
+                              objrel_access_user(x, i)) < 0)
+                    return -1;
+            }
+            for (int k = 0; k < 4; k++)
+                t->by_kind[k] += (by_kind >> (16 * k)) & 0xffff;
+            by_kind = 0;
         }
+    }
     t->loads += loads;
     t->stores += stores;
     t->bytes += bytes;
-    for (int k = 0; k < 4; k++)
-        t->by_kind[k] += by_kind[k];
     if (!t->seen)
         t->first = access_time(x, 0, 0);
     t->seen = 1;
@@ -270,25 +278,14 @@ static int makes_object(uint8_t op)
     }
 }
 
-int objprof_event(objprof *p, const mr_event *ev)
+/* Any event but an execution: the map's, threads, allocations, the end. */
+static __attribute__((noinline)) int on_other(objprof *p, const mr_event *ev)
 {
     access_exec x;
-    if (ev->kind == MR_EV_EXEC) {
-        p->instructions = ev->time + ev->u.exec.ninstrs;
-        obj_tstats *t = thread(p, ev->tid);
-        if (!t)
-            return -1;
-        /* every execution, with accesses or not; a batch stands for
-         * repeat executions a period apart */
-        t->instructions += ev->u.exec.repeat > 1
-                               ? ev->u.exec.repeat * ev->u.exec.period
-                               : ev->u.exec.ninstrs;
-    }
     if (ev->kind == MR_EV_END && ev->u.end->totals.instructions)
         p->instructions = ev->u.end->totals.instructions;
-    int rc = objrel_event(p->rel, ev, &x);
-    if (rc != 0)
-        return rc < 0 ? -1 : on_exec(p, &x);
+    if (objrel_event(p->rel, ev, &x) < 0)
+        return -1;
     switch (ev->kind) {
     case MR_EV_THREAD:
         return on_thread(p, ev);
@@ -303,6 +300,24 @@ int objprof_event(objprof *p, const mr_event *ev)
     default:
         return 0;
     }
+}
+
+int objprof_event(objprof *p, const mr_event *ev)
+{
+    if (ev->kind != MR_EV_EXEC)
+        return on_other(p, ev);
+    access_exec x;
+    p->instructions = ev->time + ev->u.exec.ninstrs;
+    obj_tstats *t = thread(p, ev->tid);
+    if (!t)
+        return -1;
+    /* every execution, with accesses or not; a batch stands for repeat
+     * executions a period apart */
+    t->instructions += ev->u.exec.repeat > 1
+                           ? ev->u.exec.repeat * ev->u.exec.period
+                           : ev->u.exec.ninstrs;
+    int rc = objrel_event(p->rel, ev, &x);
+    return rc <= 0 ? rc : on_exec(p, &x, t);
 }
 
 /* objmap's end callback: report the object, then free its bitmap. */
