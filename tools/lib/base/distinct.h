@@ -33,14 +33,16 @@
 #define DISTINCT_BUDGET (64ull << 20)       /* bitmap bytes beyond the free */
 #define DISTINCT_SPARSE_MAX 256u            /* members of a sparse set (4 KiB) */
 
+/* The fields distinct_add reads on its fast path come first, so that a
+ * set embedded in a record takes one cache line of it. */
 typedef struct distinct {
+    uint64_t last;          /* the last member added, plus one (0: none):
+                             * an instruction touching one field again and
+                             * again costs neither a hash nor a bitmap miss */
     uint64_t *w;            /* bitmap words, NULL until the first member */
     uint64_t nwords;
     uint64_t count;         /* members, while exact */
     uint8_t *hll;           /* the sketch once past DISTINCT_EXACT, else NULL */
-    uint64_t last;          /* the last member added, plus one (0: none):
-                             * an instruction touching one field again and
-                             * again costs neither a hash nor a bitmap miss */
     uint64_t *sp;           /* sparse: members plus one (0: empty slot),
                              * open addressing, for a set whose first member
                              * is large (one field of a big block), NULL else */

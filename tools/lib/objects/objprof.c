@@ -54,8 +54,10 @@ static inline obj_tstats *thread(objprof *p, uint32_t tid)
     return tid < p->nthreads ? &p->threads[tid] : thread_grow(p, tid);
 }
 
-/* The (instruction, group) record, moved to the front of its list. */
-static obj_igstats *insn_group(insn_state *s, obj_group *g)
+/* The (instruction, group) record, moved to the front of its list (the
+ * access path has found that it is not there already). */
+static __attribute__((noinline)) obj_igstats *insn_group(objprof *p, insn_state *s,
+                                                          obj_group *g)
 {
     obj_igstats **pp = &s->groups, *ig;
     for (; (ig = *pp); pp = &ig->next)
@@ -63,8 +65,16 @@ static obj_igstats *insn_group(insn_state *s, obj_group *g)
             *pp = ig->next;
             break;
         }
-    if (!ig && !(ig = calloc(1, sizeof *ig)))
-        return NULL;
+    if (!ig) {
+        if (!(ig = aligned_alloc(_Alignof(obj_igstats), sizeof *ig)))
+            return NULL;
+        memset(ig, 0, sizeof *ig);
+        if (!(ig->gs = objprof_group_stats(p, g))) {
+            free(ig);
+            return NULL;
+        }
+        ig->kind = g->kind;
+    }
     ig->group = g;
     ig->next = s->groups;
     s->groups = ig;
@@ -107,6 +117,7 @@ static int note_sample(obj_gstats *gs, uint32_t cap, const obj_sample *s)
         return 0;
     while (gs->nsamples == cap) {
         gs->stride *= 2;
+        gs->mask = gs->stride - 1;
         uint32_t k = 0;
         for (uint32_t i = 0; i < gs->nsamples; i++)
             if (!(mix(gs->samples[i].n) & (gs->stride - 1)))
@@ -150,53 +161,41 @@ static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
     return 0;
 }
 
-/* ig->bytes is not counted here: an instruction's accesses all have its
- * size, so objprof_finish() makes it from ig->accesses. */
-static int note_insn_group(insn_state *s, obj_object *o, uint64_t off,
-                           uint64_t time)
-{
-    obj_igstats *ig = s->groups;
-    if (!ig || ig->group != o->group)
-        if (!(ig = insn_group(s, o->group)))
-            return -1;
-    if (!ig->accesses)
-        ig->first = time;
-    ig->last = time;
-    ig->accesses++;
-    if (o->group->kind > OBJ_STATIC)
-        return 0;
-    if (distinct_add(&ig->objects, o->serial) < 0 ||
-        distinct_add(&ig->offsets, off) < 0)
-        return -1;
-    return 0;
-}
-
 /* One access to object o: addr of size bytes by instruction insn (whose
  * record is s) of thread tid. Only what differs per access is counted
  * here: the thread's totals are counted per execution (on_exec), the
  * group's loads, stores and bytes and the totals come from the
- * (instruction, group) counts at the end (objprof_finish). */
+ * (instruction, group) counts at the end (objprof_finish), and so does
+ * ig->bytes (an instruction's accesses all have its size). */
 static inline int on_access(objprof *p, obj_object *o, uint32_t tid,
                             uint64_t addr, uint32_t size, uint8_t kind,
-                            uint64_t time, uint32_t insn, insn_state *s)
+                            uint64_t time, uint32_t insn, insn_state *s,
+                            uint64_t *by_kind)
 {
-    obj_group *g = o->group;
+    obj_igstats *ig = s->groups;
+    if (__builtin_expect(!ig || ig->group != o->group, 0))
+        if (!(ig = insn_group(p, s, o->group)))
+            return -1;
+    obj_gstats *gs = ig->gs;
+    *by_kind += 1ull << ((ig->kind & 3) * 16);
     uint64_t off = addr - o->addr;
-    int load = kind != MR_STORE, store = kind != MR_LOAD;
-    obj_gstats *gs = g->user ? g->user : objprof_group_stats(p, g);
-    if (!gs)
-        return -1;
     gs->accesses++;
-    if (note_insn_group(s, o, off, time) < 0)
-        return -1;
-    if (g->kind <= OBJ_STATIC) {
-        if (note_object(o, off, size, load, store, time) < 0 ||
+    if (!ig->accesses)
+        ig->first = time;
+    ig->last = time;
+    ig->accesses++;
+    if (ig->kind <= OBJ_STATIC) {
+        int load = kind != MR_STORE, store = kind != MR_LOAD;
+        /* this order of the sets' growth is the budget's (distinct.h) */
+        if (distinct_add(&ig->objects, o->serial) < 0 ||
+            distinct_add(&ig->offsets, off) < 0 ||
+            note_object(o, off, size, load, store, time) < 0 ||
             note_heat(gs, off, load, store) < 0)
             return -1;
     }
     /* note_sample's own first test, here so that most accesses skip the
-     * call and the sample's construction (a stride of 0 counts as 1). */
-    if (p->o.samples && !(mix(gs->accesses) & (gs->stride ? gs->stride - 1 : 0))) {
+     * call and the sample's construction. */
+    if (p->o.samples && !(mix(gs->accesses) & gs->mask)) {
         obj_sample smp = { gs->accesses, time, o->serial, off, insn, tid, kind };
         if (note_sample(gs, p->o.samples, &smp) < 0)
             return -1;
@@ -227,10 +226,9 @@ static int on_exec(objprof *p, const access_exec *x, obj_tstats *t)
                 loads += a->kind != MR_STORE;
                 stores += a->kind != MR_LOAD;
                 bytes += a->size;
-                by_kind += 1ull << ((o->group->kind & 3) * 16);
                 if (on_access(p, o, ev->tid, addr, a->size, a->kind,
                               base + a->instr, x->insn[i],
-                              objrel_access_user(x, i)) < 0)
+                              objrel_access_user(x, i), &by_kind) < 0)
                     return -1;
             }
             for (int k = 0; k < 4; k++)

@@ -74,20 +74,28 @@ typedef struct obj_gstats {
     size_t nheat;
     obj_sample *samples;    /* evenly thinned over the run */
     uint32_t nsamples, capsamples;
-    uint64_t stride;        /* kept: accesses whose hash is a multiple of it */
+    uint64_t stride;        /* kept: accesses whose hash is a multiple of
+                             * it (0 until the first sample: 1) */
+    uint64_t mask;          /* stride - 1, or 0: tested on every access */
 } obj_gstats;
 
-/* What an instruction did to one group. */
+/* What an instruction did to one group. Laid out for the access path,
+ * which reads the first two cache lines (the record is aligned to them):
+ * the group's statistics and kind are here, so that an access does not
+ * read the group itself. */
 typedef struct obj_igstats {
     obj_group *group;
+    obj_gstats *gs;         /* the group's statistics (its user) */
     uint64_t accesses;
-    uint64_t bytes;         /* accesses times the instruction's size: made
-                             * by objprof_finish() */
-    uint64_t first, last;
+    uint64_t last;          /* time of the last access */
     distinct objects;       /* serials touched */
     distinct offsets;       /* offsets touched */
+    uint64_t first;         /* time of the first access */
+    uint64_t bytes;         /* accesses times the instruction's size: made
+                             * by objprof_finish() */
     struct obj_igstats *next;
-} obj_igstats;
+    uint8_t kind;           /* the group's obj_kind */
+} __attribute__((aligned(64))) obj_igstats;
 
 /* Traffic of one thread. */
 typedef struct obj_tstats {
