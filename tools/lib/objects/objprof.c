@@ -21,6 +21,14 @@ struct objprof {
     size_t nthreads;
     uint64_t instructions;  /* executed: the end of the last execution, or
                              * the end record's total */
+    /* While one thread alone has made accesses (most programs), its
+     * loads, stores, bytes and accesses by kind are not counted access by
+     * access: they are the (instruction, group) counts' sums, made when
+     * read (settle_sole). The first access of a second thread settles them
+     * for good and the count goes access by access from then on. */
+    int any;                /* a thread has made an access */
+    int multi;              /* a second thread has */
+    uint32_t sole;          /* the first thread that made one */
 };
 
 uint64_t obj_stats_offsets(const obj_stats *s)
@@ -83,7 +91,9 @@ static __attribute__((noinline)) obj_igstats *insn_group(objprof *p, insn_state 
 
 /* ---- one access ------------------------------------------------------------ */
 
-static int note_heat(obj_gstats *gs, uint64_t off, int load, int store)
+/* Inline (always: the access path is inlined twice, see exec_accesses). */
+static inline __attribute__((always_inline)) int
+note_heat(obj_gstats *gs, uint64_t off, int load, int store)
 {
     uint64_t b = off < OBJ_EXACT_OFFSETS
                      ? off
@@ -101,7 +111,7 @@ static int note_heat(obj_gstats *gs, uint64_t off, int load, int store)
  * "every access whose hash qualifies", so it spreads evenly over the run,
  * and unlike every-k-th sampling it does not alias with loops that
  * alternate instructions with a power-of-two period. */
-static uint64_t mix(uint64_t n)
+static inline uint64_t mix(uint64_t n)
 {
     n *= 0x9e3779b97f4a7c15ull;
     n ^= n >> 31;
@@ -140,8 +150,9 @@ static int note_sample(obj_gstats *gs, uint32_t cap, const obj_sample *s)
     return 0;
 }
 
-static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
-                       int store, uint64_t time)
+static inline __attribute__((always_inline)) int
+note_object(obj_object *o, uint64_t off, uint32_t size, int load, int store,
+            uint64_t time)
 {
     obj_stats *st = obj_user(o);
     if (!st->accesses++)
@@ -163,21 +174,23 @@ static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
 
 /* One access to object o: addr of size bytes by instruction insn (whose
  * record is s) of thread tid. Only what differs per access is counted
- * here: the thread's totals are counted per execution (on_exec), the
+ * here: the thread's totals are counted per execution, and only once a
+ * second thread has made accesses (by_kind, else NULL; see struct objprof), the
  * group's loads, stores and bytes and the totals come from the
  * (instruction, group) counts at the end (objprof_finish), and so does
  * ig->bytes (an instruction's accesses all have its size). */
-static inline int on_access(objprof *p, obj_object *o, uint32_t tid,
-                            uint64_t addr, uint32_t size, uint8_t kind,
-                            uint64_t time, uint32_t insn, insn_state *s,
-                            uint64_t *by_kind)
+static inline __attribute__((always_inline)) int
+on_access(objprof *p, obj_object *o, uint32_t tid, uint64_t addr, uint32_t size,
+          uint8_t kind, uint64_t time, uint32_t insn, insn_state *s,
+          uint64_t *by_kind)
 {
     obj_igstats *ig = s->groups;
     if (__builtin_expect(!ig || ig->group != o->group, 0))
         if (!(ig = insn_group(p, s, o->group)))
             return -1;
     obj_gstats *gs = ig->gs;
-    *by_kind += 1ull << ((ig->kind & 3) * 16);
+    if (by_kind)
+        *by_kind += 1ull << ((ig->kind & 3) * 16);
     uint64_t off = addr - o->addr;
     gs->accesses++;
     if (!ig->accesses)
@@ -203,47 +216,95 @@ static inline int on_access(objprof *p, obj_object *o, uint32_t tid,
     return 0;
 }
 
+/* The sole thread's loads, stores, bytes and accesses by kind from the
+ * (instruction, group) counts, which are all its own: see struct objprof.
+ * Idempotent; the counters are derived, so a const profile may settle. */
+static void settle_sole(const objprof *cp)
+{
+    objprof *p = (objprof *)cp;
+    if (p->multi || !p->any)
+        return;
+    obj_tstats *t = &p->threads[p->sole];
+    t->loads = t->stores = t->bytes = 0;
+    memset(t->by_kind, 0, sizeof t->by_kind);
+    const insn_table *tab = objprof_insns(p);
+    for (uint32_t slot = 0; slot < insn_table_count(tab); slot++) {
+        const insn_info *in = insn_table_get(tab, slot);
+        const obj_igstats *ig = ((insn_state *)objrel_user(p->rel, slot))->groups;
+        for (; ig; ig = ig->next) {
+            t->loads += in->kind != MR_STORE ? ig->accesses : 0;
+            t->stores += in->kind != MR_LOAD ? ig->accesses : 0;
+            t->bytes += ig->accesses * in->size;
+            t->by_kind[ig->kind & 3] += ig->accesses;
+        }
+    }
+}
+
 /* The accesses of one execution (or of a batch of them, should the
- * reader batch: each execution in turn, as they ran), by thread t. */
-static int on_exec(objprof *p, const access_exec *x, obj_tstats *t)
+ * reader batch: each execution in turn, as they ran), by thread t;
+ * count_thread: count the thread's totals access by access (a second
+ * thread has made accesses). Inline twice, a loop for each case. */
+static inline __attribute__((always_inline)) int
+exec_accesses(objprof *p, const access_exec *x, obj_tstats *t, const int count_thread)
 {
     const mr_event *ev = x->ev;
     /* The thread's counts in registers, added once per execution. The
      * accesses by kind of memory are four 16-bit counters in one word
-     * (an exit has fewer than 65536 accesses; flushed per execution), so
-     * that counting one is an add, not a load and store to an array
-     * indexed by the kind, which the next access would wait for. */
+     * (flushed every 65535 accesses), so that counting one is an add,
+     * not a load and store to an array indexed by the kind, which the
+     * next access would wait for. */
     uint64_t loads = 0, stores = 0, bytes = 0, by_kind = 0;
     uint32_t n = x->n < 65535 ? x->n : 65535;
     for (uint64_t j = 0; j < x->repeat; j++) {
-        uint64_t base = access_time(x, 0, j) - x->acc[0].instr;
+        uint64_t base = ev->time + j * ev->u.exec.period;
         for (uint32_t first = 0; first < x->n; first += n) {
             uint32_t end = x->n - first < n ? x->n : first + n;
             for (uint32_t i = first; i < end; i++) {
                 const mr_access *a = &x->acc[i];
                 uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
                 obj_object *o = objrel_find(p->rel, x, i, addr);
-                loads += a->kind != MR_STORE;
-                stores += a->kind != MR_LOAD;
-                bytes += a->size;
+                if (count_thread) {
+                    loads += a->kind != MR_STORE;
+                    stores += a->kind != MR_LOAD;
+                    bytes += a->size;
+                }
                 if (on_access(p, o, ev->tid, addr, a->size, a->kind,
                               base + a->instr, x->insn[i],
-                              objrel_access_user(x, i), &by_kind) < 0)
+                              objrel_access_user(x, i),
+                              count_thread ? &by_kind : NULL) < 0)
                     return -1;
             }
-            for (int k = 0; k < 4; k++)
-                t->by_kind[k] += (by_kind >> (16 * k)) & 0xffff;
-            by_kind = 0;
+            if (count_thread) {
+                for (int k = 0; k < 4; k++)
+                    t->by_kind[k] += (by_kind >> (16 * k)) & 0xffff;
+                by_kind = 0;
+            }
         }
     }
-    t->loads += loads;
-    t->stores += stores;
-    t->bytes += bytes;
+    if (count_thread) {
+        t->loads += loads;
+        t->stores += stores;
+        t->bytes += bytes;
+    }
+    return 0;
+}
+
+static int on_exec(objprof *p, const access_exec *x, obj_tstats *t)
+{
+    uint32_t tid = x->ev->tid;
+    if (!p->any) {
+        p->any = 1;
+        p->sole = tid;
+    } else if (!p->multi && tid != p->sole) {
+        settle_sole(p);
+        p->multi = 1;
+    }
+    int rc = p->multi ? exec_accesses(p, x, t, 1) : exec_accesses(p, x, t, 0);
     if (!t->seen)
         t->first = access_time(x, 0, 0);
     t->seen = 1;
     t->last = access_time(x, x->n - 1, x->repeat - 1);
-    return 0;
+    return rc;
 }
 
 static int on_thread(objprof *p, const mr_event *ev)
@@ -374,6 +435,7 @@ static void count_by_instruction(objprof *p)
 
 void objprof_finish(objprof *p)
 {
+    settle_sole(p);
     count_by_instruction(p);
     objrel_finish(p->rel);
 }
@@ -430,6 +492,7 @@ uint32_t objprof_max_tid(const objprof *p)
 
 const obj_tstats *objprof_thread(const objprof *p, uint32_t tid)
 {
+    settle_sole(p);
     return tid < p->nthreads ? &p->threads[tid] : NULL;
 }
 
@@ -439,6 +502,7 @@ void objprof_totals(const objprof *p, uint64_t *accesses, uint64_t *loads,
                     uint64_t *stores)
 {
     /* every access is its thread's: the totals are the threads' sums */
+    settle_sole(p);
     *accesses = *loads = *stores = 0;
     for (size_t tid = 0; tid < p->nthreads; tid++) {
         const obj_tstats *t = &p->threads[tid];
