@@ -492,7 +492,8 @@ uint32_t objprof_max_tid(const objprof *p)
 
 const obj_tstats *objprof_thread(const objprof *p, uint32_t tid)
 {
-    settle_sole(p);
+    if (tid == p->sole)     /* the others' counts need no settling */
+        settle_sole(p);
     return tid < p->nthreads ? &p->threads[tid] : NULL;
 }
 
