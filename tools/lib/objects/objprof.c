@@ -91,7 +91,7 @@ static __attribute__((noinline)) obj_igstats *insn_group(objprof *p, insn_state 
 
 /* ---- one access ------------------------------------------------------------ */
 
-/* Inline (always: the access path is inlined twice, see exec_accesses). */
+/* Inline (always: the access path is inlined twice, see exec_simple). */
 static inline __attribute__((always_inline)) int
 note_heat(obj_gstats *gs, uint64_t off, int load, int store)
 {
@@ -240,12 +240,28 @@ static void settle_sole(const objprof *cp)
     }
 }
 
-/* The accesses of one execution (or of a batch of them, should the
- * reader batch: each execution in turn, as they ran), by thread t;
- * count_thread: count the thread's totals access by access (a second
- * thread has made accesses). Inline twice, a loop for each case. */
+/* The accesses of one execution, the common case: one thread so far,
+ * and not a batch. Inline: the access path with nothing else. */
 static inline __attribute__((always_inline)) int
-exec_accesses(objprof *p, const access_exec *x, obj_tstats *t, const int count_thread)
+exec_simple(objprof *p, const access_exec *x)
+{
+    const mr_event *ev = x->ev;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const mr_access *a = &x->acc[i];
+        obj_object *o = objrel_find(p->rel, x, i, a->addr);
+        if (on_access(p, o, ev->tid, a->addr, a->size, a->kind,
+                      ev->time + a->instr, x->insn[i],
+                      objrel_access_user(x, i), NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The accesses of one execution or of a batch of them (each execution in
+ * turn, as they ran), by thread t; count_thread: count the thread's
+ * totals access by access (a second thread has made accesses). */
+static __attribute__((noinline)) int
+exec_general(objprof *p, const access_exec *x, obj_tstats *t, int count_thread)
 {
     const mr_event *ev = x->ev;
     /* The thread's counts in registers, added once per execution. The
@@ -263,22 +279,18 @@ exec_accesses(objprof *p, const access_exec *x, obj_tstats *t, const int count_t
                 const mr_access *a = &x->acc[i];
                 uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
                 obj_object *o = objrel_find(p->rel, x, i, addr);
-                if (count_thread) {
-                    loads += a->kind != MR_STORE;
-                    stores += a->kind != MR_LOAD;
-                    bytes += a->size;
-                }
+                loads += a->kind != MR_STORE;
+                stores += a->kind != MR_LOAD;
+                bytes += a->size;
                 if (on_access(p, o, ev->tid, addr, a->size, a->kind,
                               base + a->instr, x->insn[i],
                               objrel_access_user(x, i),
                               count_thread ? &by_kind : NULL) < 0)
                     return -1;
             }
-            if (count_thread) {
-                for (int k = 0; k < 4; k++)
-                    t->by_kind[k] += (by_kind >> (16 * k)) & 0xffff;
-                by_kind = 0;
-            }
+            for (int k = 0; k < 4; k++)
+                t->by_kind[k] += (by_kind >> (16 * k)) & 0xffff;
+            by_kind = 0;
         }
     }
     if (count_thread) {
@@ -299,7 +311,8 @@ static int on_exec(objprof *p, const access_exec *x, obj_tstats *t)
         settle_sole(p);
         p->multi = 1;
     }
-    int rc = p->multi ? exec_accesses(p, x, t, 1) : exec_accesses(p, x, t, 0);
+    int rc = !p->multi && x->repeat == 1 ? exec_simple(p, x)
+                                         : exec_general(p, x, t, p->multi);
     if (!t->seen)
         t->first = access_time(x, 0, 0);
     t->seen = 1;
