@@ -213,6 +213,12 @@ int objmap_exec_call(objmap *m, const mr_event *ev);
 
 static inline int objmap_exec(objmap *m, const mr_event *ev)
 {
+    /* A call's push is made by the block's last executed instruction, and
+     * is its last access: most executions are ruled out by the event,
+     * without a look at the block's exits (a cache miss, often). */
+    uint32_t n = ev->u.exec.naccesses;
+    if (!n || ev->u.exec.accesses[n - 1].instr + 1u != ev->u.exec.ninstrs)
+        return 0;
     const mr_exit_def *x = &ev->u.exec.def->exits[ev->u.exec.exit];
     if (x->jump != MR_JUMP_CALL || !x->ninstrs)
         return 0;
