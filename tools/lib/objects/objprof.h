@@ -80,21 +80,22 @@ typedef struct obj_gstats {
 } obj_gstats;
 
 /* What an instruction did to one group. Laid out for the access path,
- * which reads the first two cache lines (the record is aligned to them):
- * the group's statistics and kind are here, so that an access does not
- * read the group itself. */
+ * which reads the first two cache lines only (the record is aligned to
+ * them: objects' fast-path fields end the first, kind and offsets' fill
+ * the second): the group's statistics and kind are here, so that an
+ * access does not read the group itself. */
 typedef struct obj_igstats {
     obj_group *group;
     obj_gstats *gs;         /* the group's statistics (its user) */
     uint64_t accesses;
     uint64_t last;          /* time of the last access */
     distinct objects;       /* serials touched */
+    uint8_t kind;           /* the group's obj_kind */
     distinct offsets;       /* offsets touched */
     uint64_t first;         /* time of the first access */
     uint64_t bytes;         /* accesses times the instruction's size: made
                              * by objprof_finish() */
     struct obj_igstats *next;
-    uint8_t kind;           /* the group's obj_kind */
 } __attribute__((aligned(64))) obj_igstats;
 
 /* Traffic of one thread. */
