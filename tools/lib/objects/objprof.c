@@ -43,8 +43,8 @@ obj_gstats *objprof_group_stats(const objprof *p, const obj_group *g)
 {
     (void)p;
     obj_group *mg = (obj_group *)g;
-    if (!mg->user)
-        mg->user = calloc(1, sizeof(obj_gstats));
+    if (!mg->user && (mg->user = aligned_alloc(_Alignof(obj_gstats), sizeof(obj_gstats))))
+        memset(mg->user, 0, sizeof(obj_gstats));
     return mg->user;
 }
 

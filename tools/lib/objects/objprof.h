@@ -68,16 +68,17 @@ typedef struct obj_sample {
 
 /* What objprof keeps per group (obj_group.user). */
 typedef struct obj_gstats {
-    uint64_t loads, stores, bytes;  /* made by objprof_finish() */
+    /* what every access reads, first: one cache line (aligned to it) */
     uint64_t accesses;              /* counted as they come */
+    uint64_t mask;          /* stride - 1, or 0: tested on every access */
     obj_heat *heat;         /* by bucket */
     size_t nheat;
     obj_sample *samples;    /* evenly thinned over the run */
     uint32_t nsamples, capsamples;
     uint64_t stride;        /* kept: accesses whose hash is a multiple of
                              * it (0 until the first sample: 1) */
-    uint64_t mask;          /* stride - 1, or 0: tested on every access */
-} obj_gstats;
+    uint64_t loads, stores, bytes;  /* made by objprof_finish() */
+} __attribute__((aligned(64))) obj_gstats;
 
 /* What an instruction did to one group. Laid out for the access path,
  * which reads the first cache line only for stack and unknown memory (a
