@@ -100,7 +100,9 @@ typedef struct obj_igstats {
     struct obj_igstats *next;
 } __attribute__((aligned(64))) obj_igstats;
 
-/* Traffic of one thread. */
+/* Traffic of one thread. Read it through objprof_thread(): while a single
+ * thread makes accesses its loads, stores, bytes and by_kind are made
+ * there, from the (instruction, group) counts. */
 typedef struct obj_tstats {
     int seen;               /* the thread made an access or was created */
     uint32_t parent;        /* 0: unknown or main */
