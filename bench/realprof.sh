@@ -3,11 +3,11 @@
 # programs from Debian packages with the current recorder (gzip -9 on a few
 # MB, sqlite3, a python3 script, a perl script; the traces are kept in
 # $MEMREC_REALPROF_DIR, default /tmp/memrec-realprof, and re-used), then runs
-# trace-objects --db and trace-mempat on each and prints a table: CPU
-# seconds (user + system, median of $RUNS runs: the machine is shared, and
-# elapsed time measures the neighbours), M accesses per CPU second, peak
-# MiB (GNU time's maximum resident set); trace-info's CPU time is the
-# decoding floor every analysis pays. PASS/FAIL lines check the targets: trace-objects
+# trace-objects --db and trace-mempat on each and prints a table (bench.sh's
+# speed_of): CPU seconds (user + system, median of $RUNS runs: the machine
+# is shared, and elapsed time measures the neighbours), M accesses per CPU
+# second, peak MiB (the largest maximum resident set); trace-info's CPU
+# time is the decoding floor every analysis pays. PASS/FAIL lines check the targets: trace-objects
 # 30 M accesses/s, trace-mempat 50 M/s, trace-objects within 1 GiB per 100 M
 # accesses (scaled: peak MiB <= 1024 * accesses / 100 M, at least 256).
 # A program that is not installed is skipped with a line saying so.
@@ -48,37 +48,27 @@ record sqlite3 sqlite3 :memory: ".read $DIR/sql.txt" && names+=(sqlite3)
 record python3 /usr/bin/python3 -c "$py" && names+=(python3)
 record perl /usr/bin/perl -e "$pl" && names+=(perl)
 
-measure() {  # command... -> "cpu_seconds peak_mib" (median CPU seconds, max peak)
-  local times=() peak=0
-  for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f '%U %S %M' -o "$DIR/time" "$@" >/dev/null 2>&1
-    read -r u sy kb < "$DIR/time"
-    times+=("$(calc "$u + $sy")")
-    [ "$kb" -gt "$peak" ] && peak=$kb
-  done
-  echo "$(printf '%s\n' "${times[@]}" | median) $((peak / 1024))"
-}
-
 printf '%-9s %8s | %-8s | %-26s | %-26s\n' trace "M acc" "decode" "trace-objects --db" "trace-mempat"
 printf '%-9s %8s | %8s | %8s %8s %8s | %8s %8s %8s\n' "" "" "cpu s" "cpu s" "M/s" MiB "cpu s" "M/s" MiB
 for n in "${names[@]}"; do
   t=$DIR/$n.mrt
-  acc=$("$BIN/trace-info" --json "$t" | jq -r '.accesses')
   rm -f "$DIR/$n.db"
-  read -r is _ < <(measure "$BIN/trace-info" "$t")
-  read -r os om < <(measure "$BIN/trace-objects" -q --db "$DIR/$n.db" "$t")
-  read -r ms mm < <(measure "$BIN/trace-mempat" -q "$t")
-  orate=$(awk -v a="$acc" -v s="$os" 'BEGIN { printf "%.1f", a / 1e6 / (s > 0 ? s : 0.01) }')
-  mrate=$(awk -v a="$acc" -v s="$ms" 'BEGIN { printf "%.1f", a / 1e6 / (s > 0 ? s : 0.01) }')
-  printf '%-9s %8.1f | %8s | %8s %8s %8s | %8s %8s %8s\n' "$n" "$(awk -v a="$acc" 'BEGIN { print a / 1e6 }')" \
+  # bench.sh's speed_of: "accesses cpu wall rate peak_mib", medians of RUNS
+  speed_of info "$t" "$BIN/trace-info"
+  speed_of objs "$t" "$BIN/trace-objects" -q --db "$DIR/$n.db"
+  speed_of pat "$t" "$BIN/trace-mempat" -q
+  read -r acc is _ _ _ <<<"$info"
+  read -r _ os _ orate om <<<"$objs"
+  read -r _ ms _ mrate mm <<<"$pat"
+  printf '%-9s %8.1f | %8.2f | %8.2f %8.1f %8.0f | %8.2f %8.1f %8.0f\n' "$n" "$(calc "$acc / 1e6")" \
     "$is" "$os" "$orate" "$om" "$ms" "$mrate" "$mm"
   bound=$(awk -v a="$acc" 'BEGIN { b = 1024 * a / 1e8; print int(b < 256 ? 256 : b) }')
   target() {  # EXPR TEXT: one PASS or FAIL line
     local v; v=$(check "$1"); echo "$v $2"; [ "$v" = PASS ] || fail=1
   }
-  target "$orate >= 30" "$n: trace-objects $orate M accesses/s (target 30)"
-  target "$mrate >= 50" "$n: trace-mempat $mrate M accesses/s (target 50)"
-  target "$om <= $bound" "$n: trace-objects peak $om MiB (bound $bound MiB)"
+  target "$orate >= 30" "$n: trace-objects $(printf %.1f "$orate") M accesses/s (target 30)"
+  target "$mrate >= 50" "$n: trace-mempat $(printf %.1f "$mrate") M accesses/s (target 50)"
+  target "$om <= $bound" "$n: trace-objects peak $(printf %.0f "$om") MiB (bound $bound MiB)"
 done
 # FAIL is reported, not an error: the other benchmarks still run.
 [ "$fail" = 0 ] || echo "realprof: some targets fail (see FAIL above)"

@@ -93,13 +93,17 @@ static void begin_run(void)
         cli_fail(db_path, "%s", pdb_session_error(&db));
 }
 
-/* objprof's on_object with --db: objects are written as they die. */
+/* objprof's on_object with --db: objects are written as they die, and
+ * a write that fails ends the command here (the only writes before the
+ * end are these). */
 static void store_object(void *ctx, const obj_object *o, const obj_stats *s)
 {
     (void)ctx;
     if (!store)
         begin_run();
     objstore_object(store, o, s);
+    if (objstore_failed(store))
+        cli_fail(db_path, "%s", pdb_session_error(&db));
 }
 
 static void translate(void)
@@ -148,8 +152,6 @@ static void profile(void)
             begin_run();
         if (objprof_event(prof, &ev) < 0)
             cli_fail(cli_trace(), "out of memory");
-        if (store && objstore_failed(store))
-            cli_fail(db_path, "%s", pdb_session_error(&db));
     }
     objprof_finish(prof);
     if (!db_path) {

@@ -429,6 +429,59 @@ static void test_complete(void **state)
     pdb_close(db);
 }
 
+/* pdb_instruction: one id per (run, address, kind, size), the same when
+ * asked again in the transaction, in a later transaction (the rows come
+ * from the table then), outside one, and after a rollback dropped rows it
+ * had made; another run or kind or size is another row. */
+static void test_instruction_ids(void **state)
+{
+    (void)state;
+    pdb *db = open_new();
+    int64_t run, other, a, again, store, narrow, b, gone;
+    assert_int_equal(pdb_begin_run(db, "mempat", NULL, &trace_a, mempat_tables, &run), 0);
+    assert_int_equal(pdb_instruction(db, run, 0x400000, "f", "f.c", 1, "load", 8, &a), 0);
+    assert_int_equal(pdb_instruction(db, run, 0x400000, "f", "f.c", 1, "load", 8, &again), 0);
+    assert_int_equal(again, a);
+    assert_int_equal(pdb_instruction(db, run, 0x400000, "f", "f.c", 1, "store", 8, &store), 0);
+    assert_int_equal(pdb_instruction(db, run, 0x400000, "f", "f.c", 1, "load", 4, &narrow), 0);
+    assert_true(store != a && narrow != a && narrow != store);
+    assert_int_equal(pdb_commit(db), 0);
+    /* a later transaction on the same run: the rows are read back */
+    assert_int_equal(pdb_begin_run(db, "objects", NULL, &trace_a, objects_tables, &again), 0);
+    assert_int_equal(again, run);
+    assert_int_equal(pdb_instruction(db, run, 0x400000, "f", "f.c", 1, "store", 8, &again), 0);
+    assert_int_equal(again, store);
+    assert_int_equal(pdb_instruction(db, run, 0x400008, "f", "f.c", 2, "load", 8, &b), 0);
+    assert_true(b != a && b != store && b != narrow);
+    assert_int_equal(pdb_commit(db), 0);
+    /* outside a transaction */
+    assert_int_equal(pdb_instruction(db, run, 0x400000, "f", "f.c", 1, "load", 8, &again), 0);
+    assert_int_equal(again, a);
+    /* another run has rows of its own */
+    assert_int_equal(pdb_begin_run(db, "mempat", NULL, &trace_b, mempat_tables, &other), 0);
+    assert_int_equal(pdb_instruction(db, other, 0x400000, "f", "f.c", 1, "load", 8, &again), 0);
+    assert_true(again != a);
+    assert_int_equal(pdb_commit(db), 0);
+    /* a row made in a transaction that is rolled back is gone, and made again */
+    assert_int_equal(pdb_begin_run(db, "mempat", NULL, &trace_a, mempat_tables, &run), 0);
+    assert_int_equal(pdb_instruction(db, run, 0x500000, "g", NULL, 0, "load", 8, &gone), 0);
+    pdb_rollback(db);
+    assert_int_equal(pdb_begin_run(db, "mempat", NULL, &trace_a, mempat_tables, &run), 0);
+    assert_int_equal(pdb_instruction(db, run, 0x500000, "g", NULL, 0, "load", 8, &gone), 0);
+    assert_int_equal(pdb_instruction(db, run, 0x400008, "f", "f.c", 2, "load", 8, &again), 0);
+    assert_int_equal(again, b);
+    assert_int_equal(pdb_commit(db), 0);
+    sqlite3_stmt *st = pdb_prepare(db, "SELECT count(*) FROM instructions");
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    /* the id given is the row's */
+    int64_t check;
+    assert_int_equal(pdb_instruction(db, run, 0x500000, "g", NULL, 0, "load", 8, &check), 0);
+    assert_int_equal(check, gone);
+    assert_int_equal(sqlite3_column_int(st, 0), 6);   /* a, store, narrow, b, other's, gone */
+    sqlite3_reset(st);
+    pdb_close(db);
+}
+
 /* A version-1 file (runs without complete) opened by today's code: the
  * column is added, old rows keep their values (complete NULL: not known),
  * the version is 2, and opening again changes nothing. */
@@ -500,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_rollback_unchanged),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_complete),
+        cmocka_unit_test(test_instruction_ids),
         cmocka_unit_test(test_upgrade_v1),
         cmocka_unit_test(test_unwritable_places),
         cmocka_unit_test(test_readonly_mount),

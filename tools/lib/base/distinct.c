@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HLL_BITS 12
+#define HLL_BITS DISTINCT_HLL_BITS
 #define HLL_REGS (1u << HLL_BITS)
 
 /* Bitmap bytes past DISTINCT_FREE_BYTES that live sets hold, and the most
@@ -25,27 +25,6 @@ void distinct_set_budget(uint64_t bytes) { budget_limit = bytes; }
 uint64_t distinct_budget_left(void)
 {
     return budget_used < budget_limit ? budget_limit - budget_used : 0;
-}
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
-
-/* One member into the sketch: the register its hash picks keeps the
- * longest run of leading zeros seen (HyperLogLog, Flajolet et al. 2007). */
-void distinct_hll_add(uint8_t *regs, uint64_t v)
-{
-    uint64_t h = mix64(v);
-    uint32_t r = (uint32_t)(h >> (64 - HLL_BITS));
-    uint64_t rest = h << HLL_BITS;
-    uint8_t rank = rest ? (uint8_t)(__builtin_clzll(rest) + 1) : (uint8_t)(64 - HLL_BITS + 1);
-    if (rank > regs[r])
-        regs[r] = rank;
 }
 
 /* Switches a set to the sketch, folding in the members so far. */
@@ -75,7 +54,7 @@ static int add_dense(distinct *b, uint64_t bit);
  * goes. */
 static uint32_t sparse_slot(const uint64_t *sp, uint32_t cap, uint64_t member)
 {
-    uint32_t i = (uint32_t)(mix64(member) & (cap - 1));
+    uint32_t i = (uint32_t)(distinct_mix64(member) & (cap - 1));
     while (sp[i] && sp[i] != member + 1)
         i = (i + 1) & (cap - 1);
     return i;

@@ -33,23 +33,49 @@
 #define DISTINCT_BUDGET (64ull << 20)       /* bitmap bytes beyond the free */
 #define DISTINCT_SPARSE_MAX 256u            /* members of a sparse set (4 KiB) */
 
+/* The fields distinct_add reads on its fast path come first, so that a
+ * set embedded in a record takes one cache line of it. */
 typedef struct distinct {
+    uint64_t last;          /* the last member added, plus one (0: none):
+                             * an instruction touching one field again and
+                             * again costs neither a hash nor a bitmap miss */
     uint64_t *w;            /* bitmap words, NULL until the first member */
     uint64_t nwords;
     uint64_t count;         /* members, while exact */
     uint8_t *hll;           /* the sketch once past DISTINCT_EXACT, else NULL */
-    uint64_t last;          /* the last member added, plus one (0: none):
-                             * an instruction touching one field again and
-                             * again costs neither a hash nor a bitmap miss */
     uint64_t *sp;           /* sparse: members plus one (0: empty slot),
                              * open addressing, for a set whose first member
                              * is large (one field of a big block), NULL else */
     uint32_t spcap;         /* slots in sp, a power of two */
 } distinct;
 
-/* The cases the inline path leaves: a sketch, a member beyond the bitmap. */
+/* The case the inline path leaves: a member beyond the bitmap. */
 int distinct_add_slow(distinct *b, uint64_t member);
-void distinct_hll_add(uint8_t *regs, uint64_t member);
+
+#define DISTINCT_HLL_BITS 12    /* 4096 registers */
+
+static inline uint64_t distinct_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+/* One member into the sketch: the register its hash picks keeps the
+ * longest run of leading zeros seen (HyperLogLog, Flajolet et al. 2007).
+ * Inline: a large array walked at random adds a member per access. */
+static inline void distinct_hll_add(uint8_t *regs, uint64_t v)
+{
+    uint64_t h = distinct_mix64(v);
+    uint32_t r = (uint32_t)(h >> (64 - DISTINCT_HLL_BITS));
+    uint64_t rest = h << DISTINCT_HLL_BITS;
+    uint8_t rank = rest ? (uint8_t)(__builtin_clzll(rest) + 1)
+                        : (uint8_t)(64 - DISTINCT_HLL_BITS + 1);
+    if (rank > regs[r])
+        regs[r] = rank;
+}
 
 /* Adds member; 0, or -1 when out of memory. */
 static inline int distinct_add(distinct *b, uint64_t member)

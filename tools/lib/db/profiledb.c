@@ -21,6 +21,14 @@ typedef struct pdb_stmt {
 
 /* An open profile database: the SQLite handle, whether we made the file,
  * the transaction state, the statement cache and the last error. */
+/* One row of the instructions table, as pdb_instruction looks it up. */
+typedef struct insn_row {
+    uint64_t address;
+    uint32_t size;
+    char *kind;             /* NULL: an empty slot */
+    int64_t id;
+} insn_row;
+
 struct pdb {
     sqlite3 *h;
     char *path;
@@ -28,8 +36,17 @@ struct pdb {
     int in_tx;              /* a transaction of ours is open */
     pdb_stmt *stmts;        /* statement cache, a few dozen at most */
     size_t nstmts, capstmts;
+    /* The instructions rows of one run, read once in a transaction, so
+     * that pdb_instruction needs no SELECT per instruction (an analysis
+     * asks for tens of thousands). Rows come only from pdb_instruction;
+     * the set is dropped when the transaction ends or a run is deleted. */
+    int64_t insn_run;       /* the run whose rows are here; 0: none */
+    insn_row *insns;        /* open addressing, half empty at most */
+    size_t ninsns, capinsns;
     char err[512];
 };
+
+static void insns_drop(pdb *db);
 
 /* Records an error message; "what: sqlite's message" when what is given. */
 static int fail(pdb *db, const char *fmt, ...)
@@ -196,6 +213,7 @@ int pdb_upgrade(pdb *db)
 
 static void free_handle(pdb *db)
 {
+    insns_drop(db);
     for (size_t i = 0; i < db->nstmts; i++) {
         sqlite3_finalize(db->stmts[i].st);
         free((char *)db->stmts[i].sql);
@@ -369,6 +387,7 @@ int pdb_begin_run(pdb *db, const char *analysis, const char *options,
     if (pdb_exec_sql(db, "BEGIN IMMEDIATE") < 0)
         return -1;
     db->in_tx = 1;
+    insns_drop(db);         /* read again in a new transaction */
     if (find_or_make_run(db, info, run) < 0)
         return -1;
     for (size_t i = 0; owned_tables && owned_tables[i]; i++)
@@ -386,10 +405,110 @@ int pdb_begin_run(pdb *db, const char *analysis, const char *options,
     return pdb_exec(db, st);
 }
 
-int pdb_instruction(pdb *db, int64_t run, uint64_t address,
-                    const char *function, const char *file, uint32_t line,
-                    const char *kind, uint32_t size, int64_t *id)
+/* ---- the instructions rows of a run, in memory ----------------------------- */
+
+static void insns_drop(pdb *db)
 {
+    for (size_t i = 0; i < db->capinsns; i++)
+        free(db->insns[i].kind);
+    free(db->insns);
+    db->insns = NULL;
+    db->ninsns = db->capinsns = 0;
+    db->insn_run = 0;
+}
+
+static size_t insn_hash(uint64_t address, uint32_t size, const char *kind)
+{
+    uint64_t h = (address ^ ((uint64_t)size << 56) ^ ((uint64_t)(unsigned char)kind[0] << 48)) *
+                 0x9e3779b97f4a7c15ull;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of (address, kind, size): its row's, or the empty one where it
+ * goes. */
+static insn_row *insn_slot(insn_row *t, size_t cap, uint64_t address,
+                           uint32_t size, const char *kind)
+{
+    size_t i = insn_hash(address, size, kind) & (cap - 1);
+    for (; t[i].kind; i = (i + 1) & (cap - 1))
+        if (t[i].address == address && t[i].size == size && strcmp(t[i].kind, kind) == 0)
+            break;
+    return &t[i];
+}
+
+/* Adds a row (not there yet). -1 when out of memory. */
+static int insns_add(pdb *db, uint64_t address, uint32_t size, const char *kind,
+                     int64_t id)
+{
+    if (2 * (db->ninsns + 1) > db->capinsns) {
+        size_t cap = db->capinsns ? 2 * db->capinsns : 1024;
+        insn_row *t = calloc(cap, sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t i = 0; i < db->capinsns; i++)
+            if (db->insns[i].kind)
+                *insn_slot(t, cap, db->insns[i].address, db->insns[i].size,
+                           db->insns[i].kind) = db->insns[i];
+        free(db->insns);
+        db->insns = t;
+        db->capinsns = cap;
+    }
+    insn_row *r = insn_slot(db->insns, db->capinsns, address, size, kind);
+    if (!(r->kind = strdup(kind)))
+        return -1;
+    r->address = address;
+    r->size = size;
+    r->id = id;
+    db->ninsns++;
+    return 0;
+}
+
+/* Reads the rows of run (if they are not the ones in memory). */
+static int insns_load(pdb *db, int64_t run)
+{
+    if (db->insn_run == run)
+        return 0;
+    insns_drop(db);
+    sqlite3_stmt *st = pdb_prepare(
+        db, "SELECT address, kind, size, id FROM instructions WHERE run = ?1");
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (insns_add(db, (uint64_t)sqlite3_column_int64(st, 0),
+                      (uint32_t)sqlite3_column_int64(st, 2),
+                      (const char *)sqlite3_column_text(st, 1),
+                      sqlite3_column_int64(st, 3)) < 0) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc != SQLITE_DONE) {
+        insns_drop(db);
+        return rc == SQLITE_NOMEM ? fail(db, "out of memory")
+                                  : fail_sqlite(db, "cannot read instructions");
+    }
+    db->insn_run = run;
+    return 0;
+}
+
+/* The id of an instruction, from the rows in memory (in a transaction)
+ * or from the table: 1 found, 0 not there, -1 on error. */
+static int insn_find(pdb *db, int64_t run, uint64_t address, const char *kind,
+                     uint32_t size, int64_t *id)
+{
+    if (db->in_tx) {
+        if (insns_load(db, run) < 0)
+            return -1;
+        if (!db->capinsns)
+            return 0;
+        const insn_row *r = insn_slot(db->insns, db->capinsns, address, size, kind);
+        if (r->kind)
+            *id = r->id;
+        return r->kind != NULL;
+    }
     sqlite3_stmt *st = pdb_prepare(
         db, "SELECT id FROM instructions WHERE run = ?1 AND address = ?2 "
             "AND kind = ?3 AND size = ?4");
@@ -405,10 +524,18 @@ int pdb_instruction(pdb *db, int64_t run, uint64_t address,
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     if (rc == SQLITE_ROW)
-        return 0;
-    if (rc != SQLITE_DONE)
-        return fail_sqlite(db, "cannot read instructions");
-    st = pdb_prepare(db, "INSERT INTO instructions (run, address, function, "
+        return 1;
+    return rc == SQLITE_DONE ? 0 : fail_sqlite(db, "cannot read instructions");
+}
+
+int pdb_instruction(pdb *db, int64_t run, uint64_t address,
+                    const char *function, const char *file, uint32_t line,
+                    const char *kind, uint32_t size, int64_t *id)
+{
+    int found = insn_find(db, run, address, kind, size, id);
+    if (found != 0)
+        return found < 0 ? -1 : 0;
+    sqlite3_stmt *st = pdb_prepare(db, "INSERT INTO instructions (run, address, function, "
                          "file, line, kind, size) VALUES (?,?,?,?,?,?,?)");
     if (!st)
         return -1;
@@ -425,6 +552,10 @@ int pdb_instruction(pdb *db, int64_t run, uint64_t address,
     if (pdb_exec(db, st) < 0)
         return -1;
     *id = pdb_last_id(db);
+    if (db->insn_run == run && insns_add(db, address, size, kind, *id) < 0) {
+        insns_drop(db);     /* read again from the table next time */
+        return fail(db, "out of memory");
+    }
     return 0;
 }
 
@@ -460,6 +591,7 @@ int pdb_commit(pdb *db)
     if (pdb_exec_sql(db, "COMMIT") < 0)
         return -1;
     db->in_tx = 0;
+    insns_drop(db);         /* read again in a new transaction */
     return 0;
 }
 
@@ -467,8 +599,10 @@ void pdb_rollback(pdb *db)
 {
     if (db && !sqlite3_get_autocommit(db->h))
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-    if (db)
+    if (db) {
         db->in_tx = 0;
+        insns_drop(db);     /* the rows may be gone with the transaction */
+    }
 }
 
 void pdb_close(pdb *db)
@@ -503,6 +637,7 @@ int pdb_delete_run(pdb *db, int64_t run)
     if (pdb_exec_sql(db, "BEGIN IMMEDIATE") < 0)
         return -1;
     db->in_tx = 1;
+    insns_drop(db);         /* read again in a new transaction */
     sqlite3_stmt *st = pdb_prepare(db, "SELECT 1 FROM runs WHERE id = ?1");
     if (!st)
         goto fail;

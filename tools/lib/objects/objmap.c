@@ -1006,12 +1006,11 @@ static int note_push(objmap *m, uint32_t tid, uint64_t sp)
     return 0;
 }
 
-static int on_exec(objmap *m, const mr_event *ev)
+/* An execution left through a call (objmap_exec has checked): its push
+ * moves the stack window. */
+int objmap_exec_call(objmap *m, const mr_event *ev)
 {
-    const mr_block_def *b = ev->u.exec.def;
-    const mr_exit_def *x = &b->exits[ev->u.exec.exit];
-    if (x->jump != MR_JUMP_CALL || !x->ninstrs)
-        return 0;
+    const mr_exit_def *x = &ev->u.exec.def->exits[ev->u.exec.exit];
     uint16_t call = (uint16_t)(x->ninstrs - 1);
     for (uint32_t i = ev->u.exec.naccesses; i-- > 0;) {
         const mr_access *a = &ev->u.exec.accesses[i];
@@ -1101,7 +1100,7 @@ int objmap_event(objmap *m, const mr_event *ev)
 {
     switch (ev->kind) {
     case MR_EV_EXEC:
-        return on_exec(m, ev);
+        return objmap_exec(m, ev);
     case MR_EV_HEAP:
         return on_heap(m, ev);
     case MR_EV_DATAOBJ:

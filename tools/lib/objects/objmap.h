@@ -207,6 +207,24 @@ objmap *objmap_new(const objmap_options *opts);
  * accesses. Returns 0, or -1 when out of memory. */
 int objmap_event(objmap *m, const mr_event *ev);
 
+/* objmap_event for an MR_EV_EXEC, inline: most executions do not end in
+ * a call, and only those move a stack window (the stack rule). */
+int objmap_exec_call(objmap *m, const mr_event *ev);
+
+static inline int objmap_exec(objmap *m, const mr_event *ev)
+{
+    /* A call's push is made by the block's last executed instruction, and
+     * is its last access: most executions are ruled out by the event,
+     * without a look at the block's exits (a cache miss, often). */
+    uint32_t n = ev->u.exec.naccesses;
+    if (!n || ev->u.exec.accesses[n - 1].instr + 1u != ev->u.exec.ninstrs)
+        return 0;
+    const mr_exit_def *x = &ev->u.exec.def->exits[ev->u.exec.exit];
+    if (x->jump != MR_JUMP_CALL || !x->ninstrs)
+        return 0;
+    return objmap_exec_call(m, ev);
+}
+
 /* The object holding addr, accessed by thread tid: a heap or static
  * object, a stack window, or the unknown pseudo-object (addr 0, so the
  * offset is the address). Never NULL. */

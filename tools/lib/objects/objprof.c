@@ -21,6 +21,14 @@ struct objprof {
     size_t nthreads;
     uint64_t instructions;  /* executed: the end of the last execution, or
                              * the end record's total */
+    /* While one thread alone has made accesses (most programs), its
+     * loads, stores, bytes and accesses by kind are not counted access by
+     * access: they are the (instruction, group) counts' sums, made when
+     * read (settle_sole). The first access of a second thread settles them
+     * for good and the count goes access by access from then on. */
+    int any;                /* a thread has made an access */
+    int multi;              /* a second thread has */
+    uint32_t sole;          /* the first thread that made one */
 };
 
 uint64_t obj_stats_offsets(const obj_stats *s)
@@ -35,8 +43,8 @@ obj_gstats *objprof_group_stats(const objprof *p, const obj_group *g)
 {
     (void)p;
     obj_group *mg = (obj_group *)g;
-    if (!mg->user)
-        mg->user = calloc(1, sizeof(obj_gstats));
+    if (!mg->user && (mg->user = aligned_alloc(_Alignof(obj_gstats), sizeof(obj_gstats))))
+        memset(mg->user, 0, sizeof(obj_gstats));
     return mg->user;
 }
 
@@ -54,8 +62,10 @@ static inline obj_tstats *thread(objprof *p, uint32_t tid)
     return tid < p->nthreads ? &p->threads[tid] : thread_grow(p, tid);
 }
 
-/* The (instruction, group) record, moved to the front of its list. */
-static obj_igstats *insn_group(insn_state *s, obj_group *g)
+/* The (instruction, group) record, moved to the front of its list (the
+ * access path has found that it is not there already). */
+static __attribute__((noinline)) obj_igstats *insn_group(objprof *p, insn_state *s,
+                                                          obj_group *g)
 {
     obj_igstats **pp = &s->groups, *ig;
     for (; (ig = *pp); pp = &ig->next)
@@ -63,8 +73,16 @@ static obj_igstats *insn_group(insn_state *s, obj_group *g)
             *pp = ig->next;
             break;
         }
-    if (!ig && !(ig = calloc(1, sizeof *ig)))
-        return NULL;
+    if (!ig) {
+        if (!(ig = aligned_alloc(_Alignof(obj_igstats), sizeof *ig)))
+            return NULL;
+        memset(ig, 0, sizeof *ig);
+        if (!(ig->gs = objprof_group_stats(p, g))) {
+            free(ig);
+            return NULL;
+        }
+        ig->kind = g->kind;
+    }
     ig->group = g;
     ig->next = s->groups;
     s->groups = ig;
@@ -73,7 +91,9 @@ static obj_igstats *insn_group(insn_state *s, obj_group *g)
 
 /* ---- one access ------------------------------------------------------------ */
 
-static int note_heat(obj_gstats *gs, uint64_t off, int load, int store)
+/* Inline (always: the access path is inlined twice, see exec_simple). */
+static inline __attribute__((always_inline)) int
+note_heat(obj_gstats *gs, uint64_t off, int load, int store)
 {
     uint64_t b = off < OBJ_EXACT_OFFSETS
                      ? off
@@ -91,7 +111,7 @@ static int note_heat(obj_gstats *gs, uint64_t off, int load, int store)
  * "every access whose hash qualifies", so it spreads evenly over the run,
  * and unlike every-k-th sampling it does not alias with loops that
  * alternate instructions with a power-of-two period. */
-static uint64_t mix(uint64_t n)
+static inline uint64_t mix(uint64_t n)
 {
     n *= 0x9e3779b97f4a7c15ull;
     n ^= n >> 31;
@@ -107,6 +127,7 @@ static int note_sample(obj_gstats *gs, uint32_t cap, const obj_sample *s)
         return 0;
     while (gs->nsamples == cap) {
         gs->stride *= 2;
+        gs->mask = gs->stride - 1;
         uint32_t k = 0;
         for (uint32_t i = 0; i < gs->nsamples; i++)
             if (!(mix(gs->samples[i].n) & (gs->stride - 1)))
@@ -129,8 +150,9 @@ static int note_sample(obj_gstats *gs, uint32_t cap, const obj_sample *s)
     return 0;
 }
 
-static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
-                       int store, uint64_t time)
+static inline __attribute__((always_inline)) int
+note_object(obj_object *o, uint64_t off, uint32_t size, int load, int store,
+            uint64_t time)
 {
     obj_stats *st = obj_user(o);
     if (!st->accesses++)
@@ -150,53 +172,43 @@ static int note_object(obj_object *o, uint64_t off, uint32_t size, int load,
     return 0;
 }
 
-/* ig->bytes is not counted here: an instruction's accesses all have its
- * size, so objprof_finish() makes it from ig->accesses. */
-static int note_insn_group(insn_state *s, obj_object *o, uint64_t off,
-                           uint64_t time)
+/* One access to object o: addr of size bytes by instruction insn (whose
+ * record is s) of thread tid. Only what differs per access is counted
+ * here: the thread's totals are counted per execution, and only once a
+ * second thread has made accesses (by_kind, else NULL; see struct objprof), the
+ * group's loads, stores and bytes and the totals come from the
+ * (instruction, group) counts at the end (objprof_finish), and so does
+ * ig->bytes (an instruction's accesses all have its size). */
+static inline __attribute__((always_inline)) int
+on_access(objprof *p, obj_object *o, uint32_t tid, uint64_t addr, uint32_t size,
+          uint8_t kind, uint64_t time, uint32_t insn, insn_state *s,
+          uint64_t *by_kind)
 {
     obj_igstats *ig = s->groups;
-    if (!ig || ig->group != o->group)
-        if (!(ig = insn_group(s, o->group)))
+    if (__builtin_expect(!ig || ig->group != o->group, 0))
+        if (!(ig = insn_group(p, s, o->group)))
             return -1;
+    obj_gstats *gs = ig->gs;
+    if (by_kind)
+        *by_kind += 1ull << ((ig->kind & 3) * 16);
+    uint64_t off = addr - o->addr;
+    gs->accesses++;
     if (!ig->accesses)
         ig->first = time;
     ig->last = time;
     ig->accesses++;
-    if (o->group->kind > OBJ_STATIC)
-        return 0;
-    if (distinct_add(&ig->objects, o->serial) < 0 ||
-        distinct_add(&ig->offsets, off) < 0)
-        return -1;
-    return 0;
-}
-
-/* One access to object o: addr of size bytes by instruction insn (whose
- * record is s) of thread tid. Only what differs per access is counted
- * here: the thread's totals are counted per execution (on_exec), the
- * group's loads, stores and bytes and the totals come from the
- * (instruction, group) counts at the end (objprof_finish). */
-static inline int on_access(objprof *p, obj_object *o, uint32_t tid,
-                            uint64_t addr, uint32_t size, uint8_t kind,
-                            uint64_t time, uint32_t insn, insn_state *s)
-{
-    obj_group *g = o->group;
-    uint64_t off = addr - o->addr;
-    int load = kind != MR_STORE, store = kind != MR_LOAD;
-    obj_gstats *gs = g->user ? g->user : objprof_group_stats(p, g);
-    if (!gs)
-        return -1;
-    gs->accesses++;
-    if (note_insn_group(s, o, off, time) < 0)
-        return -1;
-    if (g->kind <= OBJ_STATIC) {
-        if (note_object(o, off, size, load, store, time) < 0 ||
+    if (ig->kind <= OBJ_STATIC) {
+        int load = kind != MR_STORE, store = kind != MR_LOAD;
+        /* this order of the sets' growth is the budget's (distinct.h) */
+        if (distinct_add(&ig->objects, o->serial) < 0 ||
+            distinct_add(&ig->offsets, off) < 0 ||
+            note_object(o, off, size, load, store, time) < 0 ||
             note_heat(gs, off, load, store) < 0)
             return -1;
     }
     /* note_sample's own first test, here so that most accesses skip the
-     * call and the sample's construction (a stride of 0 counts as 1). */
-    if (p->o.samples && !(mix(gs->accesses) & (gs->stride ? gs->stride - 1 : 0))) {
+     * call and the sample's construction. */
+    if (p->o.samples && !(mix(gs->accesses) & gs->mask)) {
         obj_sample smp = { gs->accesses, time, o->serial, off, insn, tid, kind };
         if (note_sample(gs, p->o.samples, &smp) < 0)
             return -1;
@@ -204,40 +216,108 @@ static inline int on_access(objprof *p, obj_object *o, uint32_t tid,
     return 0;
 }
 
-/* The accesses of one execution (or of a batch of them, should the
- * reader batch: each execution in turn, as they ran). */
-static int on_exec(objprof *p, const access_exec *x)
+/* The sole thread's loads, stores, bytes and accesses by kind from the
+ * (instruction, group) counts, which are all its own: see struct objprof.
+ * Idempotent; the counters are derived, so a const profile may settle. */
+static void settle_sole(const objprof *cp)
+{
+    objprof *p = (objprof *)cp;
+    if (p->multi || !p->any)
+        return;
+    obj_tstats *t = &p->threads[p->sole];
+    t->loads = t->stores = t->bytes = 0;
+    memset(t->by_kind, 0, sizeof t->by_kind);
+    const insn_table *tab = objprof_insns(p);
+    for (uint32_t slot = 0; slot < insn_table_count(tab); slot++) {
+        const insn_info *in = insn_table_get(tab, slot);
+        const obj_igstats *ig = ((insn_state *)objrel_user(p->rel, slot))->groups;
+        for (; ig; ig = ig->next) {
+            t->loads += in->kind != MR_STORE ? ig->accesses : 0;
+            t->stores += in->kind != MR_LOAD ? ig->accesses : 0;
+            t->bytes += ig->accesses * in->size;
+            t->by_kind[ig->kind & 3] += ig->accesses;
+        }
+    }
+}
+
+/* The accesses of one execution, the common case: one thread so far,
+ * and not a batch. Inline: the access path with nothing else. */
+static inline __attribute__((always_inline)) int
+exec_simple(objprof *p, const access_exec *x)
 {
     const mr_event *ev = x->ev;
-    obj_tstats *t = thread(p, ev->tid);
-    if (!t)
-        return -1;
-    /* the thread's counts in registers, added once per execution */
-    uint64_t loads = 0, stores = 0, bytes = 0, by_kind[4] = { 0 };
-    for (uint64_t j = 0; j < x->repeat; j++)
-        for (uint32_t i = 0; i < x->n; i++) {
-            const mr_access *a = &x->acc[i];
-            uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
-            obj_object *o = objrel_find(p->rel, x, i, addr);
-            loads += a->kind != MR_STORE;
-            stores += a->kind != MR_LOAD;
-            bytes += a->size;
-            by_kind[o->group->kind & 3]++;
-            if (on_access(p, o, ev->tid, addr, a->size, a->kind,
-                          access_time(x, i, j), x->insn[i],
-                          objrel_access_user(x, i)) < 0)
-                return -1;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const mr_access *a = &x->acc[i];
+        obj_object *o = objrel_find(p->rel, x, i, a->addr);
+        if (on_access(p, o, ev->tid, a->addr, a->size, a->kind,
+                      ev->time + a->instr, x->insn[i],
+                      objrel_access_user(x, i), NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The accesses of one execution or of a batch of them (each execution in
+ * turn, as they ran), by thread t; count_thread: count the thread's
+ * totals access by access (a second thread has made accesses). */
+static __attribute__((noinline)) int
+exec_general(objprof *p, const access_exec *x, obj_tstats *t, int count_thread)
+{
+    const mr_event *ev = x->ev;
+    /* The thread's counts in registers, added once per execution. The
+     * accesses by kind of memory are four 16-bit counters in one word
+     * (flushed every 65535 accesses), so that counting one is an add,
+     * not a load and store to an array indexed by the kind, which the
+     * next access would wait for. */
+    uint64_t loads = 0, stores = 0, bytes = 0, by_kind = 0;
+    uint32_t n = x->n < 65535 ? x->n : 65535;
+    for (uint64_t j = 0; j < x->repeat; j++) {
+        uint64_t base = ev->time + j * ev->u.exec.period;
+        for (uint32_t first = 0; first < x->n; first += n) {
+            uint32_t end = x->n - first < n ? x->n : first + n;
+            for (uint32_t i = first; i < end; i++) {
+                const mr_access *a = &x->acc[i];
+                uint64_t addr = a->addr + (x->repeat > 1 ? j * x->strides[i] : 0);
+                obj_object *o = objrel_find(p->rel, x, i, addr);
+                loads += a->kind != MR_STORE;
+                stores += a->kind != MR_LOAD;
+                bytes += a->size;
+                if (on_access(p, o, ev->tid, addr, a->size, a->kind,
+                              base + a->instr, x->insn[i],
+                              objrel_access_user(x, i),
+                              count_thread ? &by_kind : NULL) < 0)
+                    return -1;
+            }
+            for (int k = 0; k < 4; k++)
+                t->by_kind[k] += (by_kind >> (16 * k)) & 0xffff;
+            by_kind = 0;
         }
-    t->loads += loads;
-    t->stores += stores;
-    t->bytes += bytes;
-    for (int k = 0; k < 4; k++)
-        t->by_kind[k] += by_kind[k];
+    }
+    if (count_thread) {
+        t->loads += loads;
+        t->stores += stores;
+        t->bytes += bytes;
+    }
+    return 0;
+}
+
+static int on_exec(objprof *p, const access_exec *x, obj_tstats *t)
+{
+    uint32_t tid = x->ev->tid;
+    if (!p->any) {
+        p->any = 1;
+        p->sole = tid;
+    } else if (!p->multi && tid != p->sole) {
+        settle_sole(p);
+        p->multi = 1;
+    }
+    int rc = !p->multi && x->repeat == 1 ? exec_simple(p, x)
+                                         : exec_general(p, x, t, p->multi);
     if (!t->seen)
         t->first = access_time(x, 0, 0);
     t->seen = 1;
     t->last = access_time(x, x->n - 1, x->repeat - 1);
-    return 0;
+    return rc;
 }
 
 static int on_thread(objprof *p, const mr_event *ev)
@@ -270,25 +350,14 @@ static int makes_object(uint8_t op)
     }
 }
 
-int objprof_event(objprof *p, const mr_event *ev)
+/* Any event but an execution: the map's, threads, allocations, the end. */
+static __attribute__((noinline)) int on_other(objprof *p, const mr_event *ev)
 {
     access_exec x;
-    if (ev->kind == MR_EV_EXEC) {
-        p->instructions = ev->time + ev->u.exec.ninstrs;
-        obj_tstats *t = thread(p, ev->tid);
-        if (!t)
-            return -1;
-        /* every execution, with accesses or not; a batch stands for
-         * repeat executions a period apart */
-        t->instructions += ev->u.exec.repeat > 1
-                               ? ev->u.exec.repeat * ev->u.exec.period
-                               : ev->u.exec.ninstrs;
-    }
     if (ev->kind == MR_EV_END && ev->u.end->totals.instructions)
         p->instructions = ev->u.end->totals.instructions;
-    int rc = objrel_event(p->rel, ev, &x);
-    if (rc != 0)
-        return rc < 0 ? -1 : on_exec(p, &x);
+    if (objrel_event(p->rel, ev, &x) < 0)
+        return -1;
     switch (ev->kind) {
     case MR_EV_THREAD:
         return on_thread(p, ev);
@@ -303,6 +372,24 @@ int objprof_event(objprof *p, const mr_event *ev)
     default:
         return 0;
     }
+}
+
+int objprof_event(objprof *p, const mr_event *ev)
+{
+    if (ev->kind != MR_EV_EXEC)
+        return on_other(p, ev);
+    access_exec x;
+    p->instructions = ev->time + ev->u.exec.ninstrs;
+    obj_tstats *t = thread(p, ev->tid);
+    if (!t)
+        return -1;
+    /* every execution, with accesses or not; a batch stands for repeat
+     * executions a period apart */
+    t->instructions += ev->u.exec.repeat > 1
+                           ? ev->u.exec.repeat * ev->u.exec.period
+                           : ev->u.exec.ninstrs;
+    int rc = objrel_event(p->rel, ev, &x);
+    return rc <= 0 ? rc : on_exec(p, &x, t);
 }
 
 /* objmap's end callback: report the object, then free its bitmap. */
@@ -361,6 +448,7 @@ static void count_by_instruction(objprof *p)
 
 void objprof_finish(objprof *p)
 {
+    settle_sole(p);
     count_by_instruction(p);
     objrel_finish(p->rel);
 }
@@ -417,6 +505,8 @@ uint32_t objprof_max_tid(const objprof *p)
 
 const obj_tstats *objprof_thread(const objprof *p, uint32_t tid)
 {
+    if (tid == p->sole)     /* the others' counts need no settling */
+        settle_sole(p);
     return tid < p->nthreads ? &p->threads[tid] : NULL;
 }
 
@@ -426,6 +516,7 @@ void objprof_totals(const objprof *p, uint64_t *accesses, uint64_t *loads,
                     uint64_t *stores)
 {
     /* every access is its thread's: the totals are the threads' sums */
+    settle_sole(p);
     *accesses = *loads = *stores = 0;
     for (size_t tid = 0; tid < p->nthreads; tid++) {
         const obj_tstats *t = &p->threads[tid];

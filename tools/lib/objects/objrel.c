@@ -32,14 +32,6 @@ void objrel_free(objrel *r)
     free(r);
 }
 
-int objrel_event(objrel *r, const mr_event *ev, access_exec *x)
-{
-    /* The map first: an execution's call pushes move the stack window. */
-    if (objmap_event(r->h.map, ev) < 0)
-        return -1;
-    return access_stream_exec(r->h.stream, ev, x);
-}
-
 objmap *objrel_map(objrel *r) { return r->h.map; }
 access_stream *objrel_stream(objrel *r) { return r->h.stream; }
 void objrel_finish(objrel *r) { objmap_finish(r->h.map); }

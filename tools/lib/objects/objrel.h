@@ -30,8 +30,8 @@ void objrel_free(objrel *r);
 
 /* Feeds one event to the map; for an execution with accesses fills *x
  * and returns 1 (then objrel_find each access), else 0; -1 when out of
- * memory. */
-int objrel_event(objrel *r, const mr_event *ev, access_exec *x);
+ * memory. Inline: it runs once per block execution. */
+static inline int objrel_event(objrel *r, const mr_event *ev, access_exec *x);
 
 /* The object holding addr, accessed by access i of x (addr is
  * x->acc[i].addr, or a batched execution's address). Never NULL. */
@@ -65,6 +65,17 @@ typedef struct objrel_insn {
     obj_cache cache;
     uint64_t user[];
 } objrel_insn;
+
+static inline int objrel_event(objrel *r, const mr_event *ev, access_exec *x)
+{
+    struct objrel_head *h = (struct objrel_head *)r;
+    /* The map first: an execution's call pushes move the stack window. */
+    if (ev->kind != MR_EV_EXEC)
+        return objmap_event(h->map, ev) < 0 ? -1 : 0;
+    if (objmap_exec(h->map, ev) < 0)
+        return -1;
+    return access_stream_exec(h->stream, ev, x);
+}
 
 static inline obj_object *objrel_find(objrel *r, const access_exec *x,
                                       uint32_t i, uint64_t addr)

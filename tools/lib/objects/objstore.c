@@ -28,7 +28,7 @@ struct objstore {
     int64_t *insn_ids;      /* insns slot -> instructions.id */
     char **names;           /* group names used so far in this run (hash set) */
     size_t nnames, capnames;
-    sqlite3_stmt *ins_object;
+    struct batch *objects;  /* objects rows, written as objects die */
 };
 
 
@@ -40,6 +40,7 @@ struct objstore {
  * seek, the reset) per batch instead of per row. The rows go in the same
  * order, so they get the same rowids: the database is the same. */
 #define BATCH_ROWS 64
+#define BATCH_COLS 18       /* the most values per row (objects') */
 
 /* One value of a row: an integer, static text, or NULL. */
 typedef struct cell {
@@ -53,7 +54,7 @@ typedef struct batch {
     int ncols;
     sqlite3_stmt *many;     /* BATCH_ROWS rows */
     sqlite3_stmt *one;      /* one row: the rest at the end */
-    cell cells[BATCH_ROWS * 16];   /* the pending rows, ncols each */
+    cell cells[BATCH_ROWS * BATCH_COLS];   /* the pending rows, ncols each */
     int nrows;
 } batch;
 
@@ -79,7 +80,7 @@ static char *insert_sql(const char *head, int ncols, int rows)
     return sql;
 }
 
-/* A batch for head ("INSERT INTO t (a, b) VALUES") and ncols (<= 16)
+/* A batch for head ("INSERT INTO t (a, b) VALUES") and ncols (<= BATCH_COLS)
  * values per row. -1 with the database's error set. */
 static int batch_open(batch *b, pdb *db, const char *head, int ncols)
 {
@@ -153,12 +154,13 @@ objstore *objstore_new(pdb *db, int64_t run, const mr_reader *r)
     s->db = db;
     s->run = run;
     s->r = r;
-    s->ins_object = pdb_prepare(
-        db, "INSERT INTO objects (run, site, serial, kind, name, address, "
-            "size, alloc_time, free_time, tid, reallocs, loads, stores, bytes, "
-            "offsets, first_access, last_access, accesses) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    if (!s->ins_object) {
+    /* Static: one store per process, and its cells are 28 KiB. */
+    static batch objects;
+    s->objects = &objects;
+    if (batch_open(s->objects, db, "INSERT INTO objects (run, site, serial, kind, "
+                   "name, address, size, alloc_time, free_time, tid, reallocs, "
+                   "loads, stores, bytes, offsets, first_access, last_access, "
+                   "accesses) VALUES", 18) < 0) {
         free(s);
         return NULL;
     }
@@ -258,32 +260,33 @@ void objstore_object(void *ctx, const obj_object *o, const obj_stats *st)
         s->failed = 1;
         return;
     }
-    sqlite3_stmt *q = s->ins_object;
+    batch *b = s->objects;
     int heap = o->group->kind == OBJ_HEAP;
-    sqlite3_bind_int64(q, 1, s->run);
-    sqlite3_bind_int64(q, 2, site);
-    sqlite3_bind_int64(q, 3, (int64_t)o->serial);
-    sqlite3_bind_text(q, 4, heap ? "heap" : "static", -1, SQLITE_STATIC);
+    batch_int(b, 1, s->run);
+    batch_int(b, 2, site);
+    batch_int(b, 3, (int64_t)o->serial);
+    /* the texts live as long as the store: words, and group names */
+    batch_text(b, 4, heap ? "heap" : "static");
     if (!heap && o->group->name)
-        sqlite3_bind_text(q, 5, o->group->name + o->group->symbol, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 6, (int64_t)o->addr);
-    sqlite3_bind_int64(q, 7, (int64_t)o->size);
-    sqlite3_bind_int64(q, 8, (int64_t)o->alloc_time);
+        batch_text(b, 5, o->group->name + o->group->symbol);
+    batch_int(b, 6, (int64_t)o->addr);
+    batch_int(b, 7, (int64_t)o->size);
+    batch_int(b, 8, (int64_t)o->alloc_time);
     if (o->freed)
-        sqlite3_bind_int64(q, 9, (int64_t)o->free_time);
+        batch_int(b, 9, (int64_t)o->free_time);
     if (heap)
-        sqlite3_bind_int64(q, 10, o->tid);
-    sqlite3_bind_int64(q, 11, o->reallocs);
-    sqlite3_bind_int64(q, 12, (int64_t)st->loads);
-    sqlite3_bind_int64(q, 13, (int64_t)st->stores);
-    sqlite3_bind_int64(q, 14, (int64_t)st->bytes);
-    sqlite3_bind_int64(q, 15, (int64_t)obj_stats_offsets(st));
+        batch_int(b, 10, o->tid);
+    batch_int(b, 11, o->reallocs);
+    batch_int(b, 12, (int64_t)st->loads);
+    batch_int(b, 13, (int64_t)st->stores);
+    batch_int(b, 14, (int64_t)st->bytes);
+    batch_int(b, 15, (int64_t)obj_stats_offsets(st));
     if (st->accesses) {
-        sqlite3_bind_int64(q, 16, (int64_t)st->first);
-        sqlite3_bind_int64(q, 17, (int64_t)st->last);
+        batch_int(b, 16, (int64_t)st->first);
+        batch_int(b, 17, (int64_t)st->last);
     }
-    sqlite3_bind_int64(q, 18, (int64_t)st->accesses);
-    if (pdb_exec(s->db, q) < 0)
+    batch_int(b, 18, (int64_t)st->accesses);
+    if (batch_row(b) < 0)
         s->failed = 1;
 }
 
@@ -460,7 +463,7 @@ int objstore_finish(objstore *s, objprof *p, uint64_t instructions)
     if (s->failed)
         return -1;
     objprof_totals(p, &accesses, &loads, &stores);
-    if (write_groups(s, p) < 0 || write_offsets(s, p) < 0 ||
+    if (batch_flush(s->objects) < 0 || write_groups(s, p) < 0 || write_offsets(s, p) < 0 ||
         write_instructions(s, p) < 0 || write_threads(s, p) < 0 ||
         write_samples(s, p) < 0 ||
         pdb_set_totals(s->db, s->run, instructions, loads, stores) < 0) {
