@@ -137,6 +137,21 @@ static int fail(mr_writer *w, const char *fmt, ...)
 }
 
 static int oom(mr_writer *w) { return fail(w, "out of memory"); }
+
+/* Why a raw execution of block (nexits exits, nwords words; defined: it has
+ * a definition) leaving by exit cannot be taken with left words in hand:
+ * -1 with the writer failed, else 0. One check for both batch paths. */
+static inline int exec_check(mr_writer *w, int defined, uint32_t nexits, uint32_t nwords,
+                             uint32_t block, uint32_t exit, size_t left)
+{
+    if (MR_UNLIKELY(!defined))
+        return fail(w, "execution of undefined block %u", block);
+    if (MR_UNLIKELY(exit >= nexits))
+        return fail(w, "block %u has no exit %u", block, exit);
+    if (MR_UNLIKELY(nwords > left))
+        return fail(w, "execution of block %u cut short", block);
+    return 0;
+}
 static void writer_free(mr_writer *w);
 
 /* Takes back sig if this thread's write raised it (it is blocked, and was
@@ -1336,18 +1351,9 @@ static int front_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t ta
             uint64_t header = words[pos];
             uint32_t block = (uint32_t)(header >> 24), exit = (uint32_t)((header >> 8) & 0xffff);
             const walk_entry *we = block < cap ? &walk[block] : NULL;
-            if (MR_UNLIKELY(!we || !we->nwords)) {
-                rc = fail(w, "execution of undefined block %u", block);
+            if ((rc = exec_check(w, we && we->nwords, we ? we->nexits : 0, we ? we->nwords : 0,
+                                 block, exit, n - pos)))
                 break;
-            }
-            if (MR_UNLIKELY(exit >= we->nexits)) {
-                rc = fail(w, "block %u has no exit %u", block, exit);
-                break;
-            }
-            if (MR_UNLIKELY(we->nwords > n - pos)) {
-                rc = fail(w, "execution of block %u cut short", block);
-                break;
-            }
             time += MR_LIKELY(exit < 2) ? we->ninstrs[exit] : w->states[block]->exits[exit].ninstrs;
             last = block;
             last_exit = exit;
@@ -1389,18 +1395,9 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
         uint64_t header = words[pos];
         uint32_t block = (uint32_t)(header >> 24), exit = (uint32_t)((header >> 8) & 0xffff);
         mr_bstate *bs = block < cap ? states[block] : NULL;
-        if (MR_UNLIKELY(!bs)) {
-            rc = fail(w, "execution of undefined block %u", block);
+        if ((rc = exec_check(w, bs != NULL, bs ? bs->nexits : 0, bs ? bs->nwords : 0,
+                             block, exit, n - pos)))
             break;
-        }
-        if (MR_UNLIKELY(exit >= bs->nexits)) {
-            rc = fail(w, "block %u has no exit %u", block, exit);
-            break;
-        }
-        if (MR_UNLIKELY(bs->nwords > n - pos)) {
-            rc = fail(w, "execution of block %u cut short", block);
-            break;
-        }
         const uint64_t *addrs = words + pos + 1;
         prefetch_next(states, cap, words + pos + bs->nwords, words + n);
         if (MR_UNLIKELY(!w->chunk_open)) {
