@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/u64map.h"
 #include "db/sql_embedded.h"
 #include "base/array.h"
 
@@ -21,12 +22,13 @@ typedef struct pdb_stmt {
 
 /* An open profile database: the SQLite handle, whether we made the file,
  * the transaction state, the statement cache and the last error. */
-/* One row of the instructions table, as pdb_instruction looks it up. */
+/* One row of the instructions table, as pdb_instruction looks it up: the
+ * rows of one address chained (an address has one to three kinds). */
 typedef struct insn_row {
-    uint64_t address;
+    struct insn_row *next;
     uint32_t size;
-    char *kind;             /* NULL: an empty slot */
     int64_t id;
+    char kind[];
 } insn_row;
 
 struct pdb {
@@ -41,8 +43,7 @@ struct pdb {
      * asks for tens of thousands). Rows come only from pdb_instruction;
      * the set is dropped when the transaction ends or a run is deleted. */
     int64_t insn_run;       /* the run whose rows are here; 0: none */
-    insn_row *insns;        /* open addressing, half empty at most */
-    size_t ninsns, capinsns;
+    u64map insns;           /* address -> its insn_row chain */
     char err[512];
 };
 
@@ -409,57 +410,41 @@ int pdb_begin_run(pdb *db, const char *analysis, const char *options,
 
 static void insns_drop(pdb *db)
 {
-    for (size_t i = 0; i < db->capinsns; i++)
-        free(db->insns[i].kind);
-    free(db->insns);
-    db->insns = NULL;
-    db->ninsns = db->capinsns = 0;
+    for (size_t i = 0; i < db->insns.cap; i++)
+        for (insn_row *r = db->insns.slots[i].used ? db->insns.slots[i].value : NULL, *next;
+             r; r = next) {
+            next = r->next;
+            free(r);
+        }
+    u64map_free(&db->insns);
+    u64map_init(&db->insns);
     db->insn_run = 0;
 }
 
-static size_t insn_hash(uint64_t address, uint32_t size, const char *kind)
+/* The row of (address, kind, size) in memory, or NULL. */
+static const insn_row *insns_get(const pdb *db, uint64_t address, uint32_t size,
+                                 const char *kind)
 {
-    uint64_t h = (address ^ ((uint64_t)size << 56) ^ ((uint64_t)(unsigned char)kind[0] << 48)) *
-                 0x9e3779b97f4a7c15ull;
-    return (size_t)(h ^ (h >> 29));
-}
-
-/* The slot of (address, kind, size): its row's, or the empty one where it
- * goes. */
-static insn_row *insn_slot(insn_row *t, size_t cap, uint64_t address,
-                           uint32_t size, const char *kind)
-{
-    size_t i = insn_hash(address, size, kind) & (cap - 1);
-    for (; t[i].kind; i = (i + 1) & (cap - 1))
-        if (t[i].address == address && t[i].size == size && strcmp(t[i].kind, kind) == 0)
-            break;
-    return &t[i];
+    for (const insn_row *r = u64map_get(&db->insns, address); r; r = r->next)
+        if (r->size == size && strcmp(r->kind, kind) == 0)
+            return r;
+    return NULL;
 }
 
 /* Adds a row (not there yet). -1 when out of memory. */
 static int insns_add(pdb *db, uint64_t address, uint32_t size, const char *kind,
                      int64_t id)
 {
-    if (2 * (db->ninsns + 1) > db->capinsns) {
-        size_t cap = db->capinsns ? 2 * db->capinsns : 1024;
-        insn_row *t = calloc(cap, sizeof *t);
-        if (!t)
-            return -1;
-        for (size_t i = 0; i < db->capinsns; i++)
-            if (db->insns[i].kind)
-                *insn_slot(t, cap, db->insns[i].address, db->insns[i].size,
-                           db->insns[i].kind) = db->insns[i];
-        free(db->insns);
-        db->insns = t;
-        db->capinsns = cap;
-    }
-    insn_row *r = insn_slot(db->insns, db->capinsns, address, size, kind);
-    if (!(r->kind = strdup(kind)))
+    int added;
+    void **slot = u64map_slot_of(&db->insns, address, &added);
+    insn_row *r = slot ? malloc(sizeof *r + strlen(kind) + 1) : NULL;
+    if (!r)
         return -1;
-    r->address = address;
+    strcpy(r->kind, kind);
     r->size = size;
     r->id = id;
-    db->ninsns++;
+    r->next = *slot;
+    *slot = r;
     return 0;
 }
 
@@ -502,12 +487,10 @@ static int insn_find(pdb *db, int64_t run, uint64_t address, const char *kind,
     if (db->in_tx) {
         if (insns_load(db, run) < 0)
             return -1;
-        if (!db->capinsns)
-            return 0;
-        const insn_row *r = insn_slot(db->insns, db->capinsns, address, size, kind);
-        if (r->kind)
+        const insn_row *r = insns_get(db, address, size, kind);
+        if (r)
             *id = r->id;
-        return r->kind != NULL;
+        return r != NULL;
     }
     sqlite3_stmt *st = pdb_prepare(
         db, "SELECT id FROM instructions WHERE run = ?1 AND address = ?2 "
