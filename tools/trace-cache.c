@@ -24,6 +24,9 @@ static const char *level_name[16], *level_spec[16];   /* in the order given */
 static int nlevel_opts, policy = -1, inclusive, cachegrind, no_fetch,
            no_curves, per_access;
 static uint32_t memory_latency, curve_line, top = 10, group_depth = 1;
+/* Offsets from here on are one field: structures' fields lie below it,
+ * while a large array or buffer would make a record per byte touched. */
+static uint64_t field_limit = 4096;
 static double rate = 1;
 
 static const char *add_level(const char *name, const char *spec)
@@ -107,6 +110,10 @@ static const opt_def options[] = {
       0, 100000, NULL },
     { "group-depth", 0, OPT_U32, &group_depth, "N",
       "frames defining a heap group (default 1)", 1, OBJ_MAX_DEPTH, NULL },
+    { "field-limit", 0, OPT_U64, &field_limit, "BYTES",
+      "a field is a (group, offset) below BYTES (default\n"
+      "4096); offsets from BYTES on are one field, offset\n"
+      "BYTES (0: every offset its own field)", 0, UINT64_MAX, NULL },
     { 0 }
 };
 
@@ -178,7 +185,8 @@ int main(int argc, char **argv)
     cacheprof_options po = {
         .cache = cfg, .fetches = !no_fetch || cachegrind,
         .curve_line = no_curves ? 0 : curve_line ? curve_line : cfg.level[0].line,
-        .rate = rate, .group_depth = group_depth, .reader = reader,
+        .rate = rate, .group_depth = group_depth, .field_limit = field_limit,
+        .reader = reader,
         .on_access = per_access ? print_access : NULL,
     };
     if (!(names = cr_names_new(reader)) || !(prof = cp_new(&po)))

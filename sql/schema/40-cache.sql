@@ -73,7 +73,9 @@ CREATE TABLE IF NOT EXISTS cache_objects (
 );
 
 -- Misses and latency per (group, offset) of heap and static groups: the
--- fields of a structure, summed over its objects.
+-- fields of a structure, summed over its objects. Offsets from trace-cache's
+-- --field-limit (default 4096) on share one row at that offset: a large
+-- array or buffer would otherwise make a row per byte touched.
 CREATE TABLE IF NOT EXISTS cache_fields (
     run       INTEGER NOT NULL REFERENCES runs(id),  -- the run
     grp       INTEGER NOT NULL,  -- the group (cache_groups.grp)

@@ -51,6 +51,21 @@ check_eq "per-access latencies add up to the groups'" \
 check_eq "sampled curve stored at its rate" 0.5 \
   "$(sqlite3 "$db" "SELECT DISTINCT rate FROM cache_curves WHERE scope = 'run'")"
 
+# Fields: offsets from --field-limit on share one row, so a large array
+# makes a bounded number of rows; every heap/static access is in one.
+sqlite3 "$db" "DELETE FROM cache_fields"
+"$BIN/trace-cache" -q --db "$db" "$t" >/dev/null
+read -r nf maxoff facc < <(sqlite3 -separator ' ' "$db" \
+  "SELECT count(*), max(offset), sum(accesses) FROM cache_fields WHERE run = (SELECT max(id) FROM runs)")
+check_eq "fields: no offset above the default limit" 4096 "$maxoff"
+"$BIN/trace-cache" -q --field-limit=0 --db "$db" "$t" >/dev/null
+read -r nf0 maxoff0 facc0 < <(sqlite3 -separator ' ' "$db" \
+  "SELECT count(*), max(offset), sum(accesses) FROM cache_fields WHERE run = (SELECT max(id) FROM runs)")
+check "fields: --field-limit=0 keeps every offset" test "$maxoff0" -gt 4096 -a "$nf0" -gt "$nf"
+check_eq "fields: the limit folds rows, not accesses" "$facc0" "$facc"
+bad_limit=$("$BIN/trace-cache" -q --field-limit=x "$t" 2>&1 >/dev/null; echo "rc=$?")
+check "fields: a bad limit is a usage error" grep -q "field-limit.*rc=2" <<<"$(tr '\n' ' ' <<<"$bad_limit")"
+
 # Bad input: one line, status 2 for usage, 1 for a missing trace.
 bad() {  # what, expected status, expected text, arguments...
   local what=$1 status=$2 text=$3; shift 3

@@ -156,7 +156,10 @@ static int data_access(cacheprof *p, const access_exec *x, uint32_t j)
      * fields. */
     if (o->group->kind == OBJ_HEAP || o->group->kind == OBJ_STATIC) {
         charge(&((obj_extra *)obj_user(o))->c, level, p->nlevels, latency);
-        cp_field *f = field_of(p, gid, a->addr - o->addr);
+        uint64_t off = a->addr - o->addr;
+        if (p->o.field_limit && off > p->o.field_limit)
+            off = p->o.field_limit;
+        cp_field *f = field_of(p, gid, off);
         if (!f)
             return -1;
         charge(&f->c, level, p->nlevels, latency);

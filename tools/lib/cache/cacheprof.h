@@ -65,6 +65,9 @@ typedef struct cacheprof_options {
     uint32_t curve_line;        /* line bytes of the stack distances; 0: none */
     double rate;                /* 1: exact curves; < 1: SHARDS rate */
     uint32_t group_depth;       /* objmap's; 0 means 1 */
+    uint64_t field_limit;       /* offsets from this one on share one field
+                                 * record (arrays and buffers would make one
+                                 * per byte touched); 0: no limit */
     const mr_reader *reader;    /* symbols for objmap's allocator frames */
     cp_access_fn on_access;     /* may be NULL */
     void *ctx;
@@ -83,7 +86,8 @@ typedef struct cp_group {
     uint64_t objects;           /* objects of it that were accessed */
 } cp_group;
 
-/* Per (group, offset) of heap and static groups. */
+/* Per (group, offset) of heap and static groups; offset == field_limit
+ * holds every offset from the limit on. */
 typedef struct cp_field {
     uint32_t group;
     uint64_t offset;
