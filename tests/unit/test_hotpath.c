@@ -71,8 +71,17 @@ static void check_stream(const uint64_t *v, size_t n, uint32_t max_len)
     for (size_t i = 0; i < nhot; i++) {
         assert_int_equal(hot[i].executions, occurrences(v, n, &hot[i]));
         assert_int_equal(hot[i].cost, hot[i].executions * hot[i].length);
-        if (i > 0)
-            assert_true(hot[i - 1].cost >= hot[i].cost);
+        /* The documented order: cost, then length (both descending), then
+         * the terminals; the order decides which paths a --top keeps. */
+        if (i > 0) {
+            const hot_path *a = &hot[i - 1], *c = &hot[i];
+            assert_true(a->cost >= c->cost);
+            if (a->cost == c->cost) {
+                assert_true(a->length >= c->length);
+                if (a->length == c->length)
+                    assert_true(memcmp(a->symbols, c->symbols, a->length * sizeof *v) < 0);
+            }
+        }
     }
     free(w);
     free(hot);

@@ -18,10 +18,21 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
     return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-/* The count table: open addressing over subpaths stored inline. */
+/* A counted subpath: its terminals live in the table's arena, so an entry
+ * is 24 bytes however long the path (an inline hot_path is 280, and a
+ * large grammar has millions of distinct subpaths). */
+typedef struct path_entry {
+    uint64_t executions;
+    uint64_t off;               /* first terminal in path_table.arena */
+    uint32_t length;            /* 0: empty slot */
+} path_entry;
+
+/* The count table: open addressing over path entries. */
 typedef struct path_table {
-    hot_path *slots;            /* length 0: empty */
+    path_entry *slots;
     size_t mask, used;
+    uint64_t *arena;            /* the entries' terminals, back to back */
+    size_t arena_len, arena_cap;
 } path_table;
 
 static uint64_t path_hash(const uint64_t *s, uint32_t len)
@@ -34,11 +45,13 @@ static uint64_t path_hash(const uint64_t *s, uint32_t len)
     return h;
 }
 
-static hot_path *table_slot(hot_path *slots, size_t mask, const uint64_t *s, uint32_t len)
+static path_entry *table_slot(path_entry *slots, size_t mask, const uint64_t *arena,
+                              const uint64_t *s, uint32_t len)
 {
     size_t i = path_hash(s, len) & mask;
     while (slots[i].length &&
-           (slots[i].length != len || memcmp(slots[i].symbols, s, len * sizeof *s) != 0))
+           (slots[i].length != len ||
+            memcmp(arena + slots[i].off, s, len * sizeof *s) != 0))
         i = (i + 1) & mask;
     return &slots[i];
 }
@@ -46,12 +59,14 @@ static hot_path *table_slot(hot_path *slots, size_t mask, const uint64_t *s, uin
 static int table_grow(path_table *t)
 {
     size_t cap = t->slots ? (t->mask + 1) * 2 : 1024;
-    hot_path *slots = calloc(cap, sizeof *slots);
+    path_entry *slots = calloc(cap, sizeof *slots);
     if (!slots)
         return -1;
-    for (size_t i = 0; t->slots && i <= t->mask; i++)
-        if (t->slots[i].length)
-            *table_slot(slots, cap - 1, t->slots[i].symbols, t->slots[i].length) = t->slots[i];
+    for (size_t i = 0; t->slots && i <= t->mask; i++) {
+        path_entry *p = &t->slots[i];
+        if (p->length)
+            *table_slot(slots, cap - 1, t->arena, t->arena + p->off, p->length) = *p;
+    }
     free(t->slots);
     t->slots = slots;
     t->mask = cap - 1;
@@ -63,10 +78,16 @@ static int table_add(path_table *t, const uint64_t *s, uint32_t len, uint64_t co
 {
     if ((t->used + 1) * 2 > (t->slots ? t->mask + 1 : 0) && table_grow(t) < 0)
         return -1;
-    hot_path *p = table_slot(t->slots, t->mask, s, len);
+    path_entry *p = table_slot(t->slots, t->mask, t->arena, s, len);
     if (!p->length) {
+        /* s may point into the shortened body, never into the arena, so
+         * growing the arena cannot move it. */
+        if (ARRAY_FIT(t->arena, t->arena_cap, t->arena_len + len) < 0)
+            return -1;
+        memcpy(t->arena + t->arena_len, s, len * sizeof *s);
+        p->off = t->arena_len;
         p->length = len;
-        memcpy(p->symbols, s, len * sizeof *s);
+        t->arena_len += len;
         t->used++;
     }
     p->executions = add_sat(p->executions, count);
@@ -202,14 +223,18 @@ static int count_rule(const shortened *s, uint32_t max_len, uint64_t occ, path_t
     return 0;
 }
 
-static int by_cost(const void *a, const void *b)
+/* Most costly first, then longest, then by terminals (qsort_r's context
+ * is the arena). */
+static int by_cost(const void *a, const void *b, void *arena)
 {
-    const hot_path *x = a, *y = b;
-    if (x->cost != y->cost)
-        return x->cost > y->cost ? -1 : 1;
+    const path_entry *x = a, *y = b;
+    uint64_t cx = mul_sat(x->length, x->executions), cy = mul_sat(y->length, y->executions);
+    if (cx != cy)
+        return cx > cy ? -1 : 1;
     if (x->length != y->length)
         return x->length > y->length ? -1 : 1;
-    return memcmp(x->symbols, y->symbols, x->length * sizeof x->symbols[0]);
+    const uint64_t *sx = (const uint64_t *)arena + x->off, *sy = (const uint64_t *)arena + y->off;
+    return memcmp(sx, sy, x->length * sizeof *sx);
 }
 
 int hot_paths(const sq_grammar *g, uint32_t max_len, uint64_t min_cost, size_t limit,
@@ -236,20 +261,26 @@ int hot_paths(const sq_grammar *g, uint32_t max_len, uint64_t min_cost, size_t l
             rc = -1;
     size_t kept = 0;
     for (size_t i = 0; rc == 0 && t.slots && i <= t.mask; i++) {
-        hot_path *p = &t.slots[i];
-        if (!p->length)
-            continue;
-        p->cost = mul_sat(p->length, p->executions);
-        if (p->cost >= min_cost)
+        path_entry *p = &t.slots[i];
+        if (p->length && mul_sat(p->length, p->executions) >= min_cost)
             t.slots[kept++] = *p;   /* compacts in place: kept <= i */
     }
     if (rc == 0) {
-        qsort(t.slots, kept, sizeof *t.slots, by_cost);
+        qsort_r(t.slots, kept, sizeof *t.slots, by_cost, t.arena);
         *n = kept < limit ? kept : limit;
-        *out = t.slots;
-        t.slots = NULL;
+        if (*n && !(*out = malloc(*n * sizeof **out)))
+            rc = -1, *n = 0;
+        for (size_t i = 0; i < *n; i++) {
+            const path_entry *p = &t.slots[i];
+            hot_path *h = &(*out)[i];
+            h->length = p->length;
+            h->executions = p->executions;
+            h->cost = mul_sat(p->length, p->executions);
+            memcpy(h->symbols, t.arena + p->off, p->length * sizeof *h->symbols);
+        }
     }
     free(t.slots);
+    free(t.arena);
     free(e.head);
     free(e.tail);
     free(occ);
