@@ -264,6 +264,70 @@ static void finish_free_same(void **state)
     free(in);
 }
 
+/* An injective relabelling that keeps 0 (sq_relabel): odd multipliers
+ * are invertible modulo 2^k, so v * 0x9E37 + v<<20 stays one-to-one on
+ * the small values the random streams use, and 0 stays 0. */
+static uint64_t scramble(void *ctx, uint64_t v)
+{
+    (void)ctx;
+    return v * 0x9E37 + (v << 20);
+}
+
+/* Refuses every non-zero terminal (a label past the limit). */
+static uint64_t too_wide(void *ctx, uint64_t v)
+{
+    (void)ctx;
+    return v ? SQ_TERMINAL_LIMIT : 0;
+}
+
+/* Relabelled part way through, a builder goes on to the grammar the
+ * relabelled input builds from the start: the same rules, the same bodies
+ * with terminals renamed, the same stored bytes, and its invariants hold
+ * (the table was rebuilt under the new digrams). Random streams with
+ * runs and repeats, relabelled at a random point; a refused relabelling
+ * changes nothing. */
+static void relabel_same_grammar(void **state)
+{
+    (void)state;
+    enum { CAP = 3000 };
+    uint64_t *in = malloc(CAP * sizeof *in);
+    char why[200];
+    for (int round = 0; round < 300; round++) {
+        size_t n = random_stream(in, CAP), cut = rnd() % (n + 1);
+        sequitur *a = sq_new(), *b = sq_new();
+        int nonzero = 0;        /* a terminal other than 0 appended yet */
+        for (size_t i = 0; i < n; i++) {
+            if (i == cut) {
+                assert_int_equal(sq_relabel(a, too_wide, NULL), nonzero ? -1 : 0);
+                assert_int_equal(sq_relabel(a, scramble, NULL), 0);
+                if (sq_check(a, why, sizeof why) != 0)
+                    fail_msg("round %d after relabelling at %zu: %s", round, cut, why);
+            }
+            assert_int_equal(sq_append(a, i < cut ? in[i] : scramble(NULL, in[i])), 0);
+            nonzero |= in[i] != 0;
+            assert_int_equal(sq_append(b, scramble(NULL, in[i])), 0);
+        }
+        if (cut == n)
+            assert_int_equal(sq_relabel(a, scramble, NULL), 0);
+        if (sq_check(a, why, sizeof why) != 0)
+            fail_msg("round %d: %s", round, why);
+        sq_grammar *ga = sq_finish(a), *gb = sq_finish(b);
+        void *ba, *bb;
+        size_t la, lb;
+        assert_int_equal(sq_serialize(ga, &ba, &la), 0);
+        assert_int_equal(sq_serialize(gb, &bb, &lb), 0);
+        if (la != lb || memcmp(ba, bb, la) != 0)
+            fail_msg("round %d (%zu symbols, relabelled at %zu): grammars differ", round, n, cut);
+        free(ba);
+        free(bb);
+        sq_grammar_free(ga);
+        sq_grammar_free(gb);
+        sq_free(a);
+        sq_free(b);
+    }
+    free(in);
+}
+
 static void round_trip(void **state)
 {
     (void)state;
@@ -386,6 +450,7 @@ int main(void)
         cmocka_unit_test(long_stream),
         cmocka_unit_test(large_grammar),
         cmocka_unit_test(finish_free_same),
+        cmocka_unit_test(relabel_same_grammar),
         cmocka_unit_test(round_trip),
         cmocka_unit_test(corrupt_refused),
     };

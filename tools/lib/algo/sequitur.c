@@ -707,6 +707,62 @@ sq_grammar *sq_finish_free(sequitur *b)
     return g;
 }
 
+/* The table after every terminal changed: each recorded node is placed
+ * again under its digram's new hash (the table holds as many entries, on
+ * the same nodes, so the recorded bits stay). -1 when out of memory. */
+static int table_rebuild(sequitur *b)
+{
+    uint32_t *named = malloc((b->table_used + 1) * sizeof *named);
+    if (!named)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i <= b->table_mask; i++)
+        if (b->table[i].node != NIL)
+            named[k++] = b->table[i].node;
+    memset(b->table, 0, (b->table_mask + 1) * sizeof *b->table);
+    for (size_t j = 0; j < k; j++) {
+        uint32_t n = named[j];
+        uint64_t one = val_of(b, n), two = val_of(b, next_of(b, n));
+        uint32_t h = (uint32_t)digram_hash(one, two);
+        size_t i = h & b->table_mask;
+        while (b->table[i].node != NIL)     /* the digrams are distinct */
+            i = (i + 1) & b->table_mask;
+        b->table[i] = (sq_slot){ .node = n, .hash = h };
+    }
+    free(named);
+    return 0;
+}
+
+int sq_relabel(sequitur *b, sq_relabel_fn fn, void *ctx)
+{
+    if (flush(b) < 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    /* every new label first, so that a refused one changes nothing */
+    for (uint32_t n = 1; n < b->node_top; n++)
+        if ((b->nodes[n].val & 1) == 0 && fn(ctx, b->nodes[n].val >> 1) >= SQ_TERMINAL_LIMIT) {
+            errno = EINVAL;
+            return -1;
+        }
+    if (fn(ctx, 0) != 0 || fn(ctx, b->last_val >> 1) >= SQ_TERMINAL_LIMIT) {
+        errno = EINVAL;
+        return -1;
+    }
+    /* terminals end in a 0 bit; guards, rule references and freed nodes
+     * (FREED_VAL) in a 1 */
+    for (uint32_t n = 1; n < b->node_top; n++)
+        if ((b->nodes[n].val & 1) == 0)
+            b->nodes[n].val = fn(ctx, b->nodes[n].val >> 1) << 1;
+    b->last_val = fn(ctx, b->last_val >> 1) << 1;
+    if (table_rebuild(b) < 0) {
+        b->failed = 1;
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
 uint64_t sq_input_length(const sequitur *b) { return b->input_length; }
 
 void sq_builder_stats(sequitur *b, sq_stats *s)
