@@ -542,6 +542,67 @@ static void make_rule(sequitur *b, uint32_t s, uint32_t x)
     enforce_utility(b, r);
 }
 
+/* The digram (S, c) starting at s, whose other occurrence starts at x, with
+ * S a rule used exactly there: make_rule would make T -> S c, substitute
+ * both, and find S used once, in T, so inline it: T -> (S's body) c. That is
+ * S's body grown by c at both places, which is what a long repeat of an
+ * existing rule does at nearly every symbol. Done here in place: c moves
+ * from s's side to S's end, c at x goes, S keeps its number. The grammar is
+ * the one make_rule builds (S stands for T; rule numbers and node indexes
+ * are the builder's own), and so is the table: the digrams make_rule's
+ * steps record are (q, T), (T, d) and (T, d') at the nodes before and
+ * after the two references, and (S's last symbol, c) at that symbol, after
+ * forgetting (S, c), (c, d), (c, d') and the references' left digrams.
+ * Those steps also repair runs of three equal symbols wherever their joins
+ * meet equal neighbours, and check (q, T) and (T, d) against (q', T) and
+ * (T, d'): whenever any such coincidence could arise (equal values among
+ * q, q', c, d, d', S's first and last symbols; the two occurrences
+ * adjacent; a neighbour's digram not recorded at it), this returns 0 and
+ * make_rule does it all. test_sequitur compares both paths on random and
+ * repetitive streams. 1 when done. */
+static int extend_rule(sequitur *b, uint32_t s, uint32_t x)
+{
+    uint64_t vs = val_of(b, s);
+    if (b->plain || !is_rule_ref(vs) || b->rules[ref_rule(vs)].uses != 2)
+        return 0;
+    uint32_t n = next_of(b, s), n2 = next_of(b, x);        /* the two c */
+    uint32_t d = next_of(b, n2), d2 = next_of(b, n);       /* after them */
+    uint32_t q = prev_of(b, x), q2 = prev_of(b, s);        /* before S */
+    if (d == s || d2 == x)
+        return 0;               /* the occurrences touch */
+    uint64_t c = val_of(b, n), vd = val_of(b, d), vd2 = val_of(b, d2);
+    uint64_t vq = val_of(b, q), vq2 = val_of(b, q2);
+    if (vd == c || vd2 == c || vq == c || vq2 == c || vq == vd || vq2 == vd2 ||
+        vq == vq2 || vd == vd2)
+        return 0;
+    if (!(is_guard(b, q) || is_recorded(b, q)) || !(is_guard(b, q2) || is_recorded(b, q2)))
+        return 0;
+    uint32_t g = b->rules[ref_rule(vs)].guard, l = prev_of(b, g);
+    if (val_of(b, next_of(b, g)) == val_of(b, l))
+        return 0;
+    digram_forget(b, x);        /* (S, c) */
+    digram_forget(b, n2);       /* (c, d) */
+    digram_forget(b, n);        /* (c, d') */
+    b->nodes[x].next = d;       /* c at x goes */
+    b->nodes[d].prev = x;
+    if (is_rule_ref(c))
+        b->rules[ref_rule(c)].uses--;
+    node_release(b, n2);
+    b->nodes[s].next = d2;      /* c at s moves to S's end */
+    b->nodes[d2].prev = s;
+    b->nodes[l].next = n;
+    b->nodes[n].prev = l;
+    b->nodes[n].next = g;
+    b->nodes[g].prev = n;
+    if (!is_guard(b, d))
+        digram_set(b, x);       /* (S, d) */
+    if (!is_guard(b, d2))
+        digram_set(b, s);       /* (S, d') */
+    digram_set(b, l);           /* (S's old last symbol, c) */
+    b->shortcuts++;
+    return 1;
+}
+
 /* Enforces digram uniqueness on the digram starting at s; 1 when the
  * grammar changed. */
 static int check(sequitur *b, uint32_t s)
@@ -574,7 +635,8 @@ static int check(sequitur *b, uint32_t s)
         enforce_utility(b, r);
         return 1;
     }
-    make_rule(b, s, x);
+    if (!extend_rule(b, s, x))
+        make_rule(b, s, x);
     return 1;
 }
 
@@ -688,6 +750,8 @@ int sq_append(sequitur *b, uint64_t symbol)
 }
 
 int sq_flush_internal(sequitur *b) { return flush(b); }
+
+void sq_plain_internal(sequitur *b) { b->plain = 1; }
 
 sq_grammar *sq_finish_free(sequitur *b)
 {
