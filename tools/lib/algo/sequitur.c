@@ -901,6 +901,13 @@ static int check_digrams(const sequitur *b, char *why, size_t whylen)
             FAIL("table slot %zu records a dead digram at node %u", i, n);
         if (n != NIL && !is_recorded(b, n))
             FAIL("table slot %zu names node %u, whose recorded bit is clear", i, n);
+        /* a slot holds its node's present digram, never a stale one: so a
+         * node's recorded bit says that its own digram is recorded at it
+         * (extend_rule relies on that), and which nodes the pool hands out
+         * cannot change what a later lookup finds */
+        if (n != NIL && b->table[i].hash !=
+            (uint32_t)digram_hash(val_of(b, n), val_of(b, next_of(b, n))))
+            FAIL("table slot %zu names node %u under another digram's hash", i, n);
     }
     /* as many bits as used slots: no node named twice, no stale bit */
     size_t bits = 0;
