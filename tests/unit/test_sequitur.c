@@ -358,7 +358,7 @@ static size_t loop_stream(uint64_t *v, size_t cap)
     return n;
 }
 
-/* The shortcut (extend_rule) builds the grammar the original's steps
+/* The shortcuts (extend_rule, substitute's quiet case) build the grammar the original's steps
  * build: each stream through a plain builder (sq_plain_internal) and a
  * default one gives the same stored bytes, and the default one's
  * invariants hold as it grows; over all streams the shortcut was taken. */

@@ -468,18 +468,58 @@ static void prefetch_substitute(const sequitur *b, uint32_t s, uint32_t r)
     }
 }
 
+/* Unlinks s and t = next(s) from between q and u and forgets their
+ * digrams: the two delete_symbol of substitute when no run of three equal
+ * symbols can form or break at their joins (the caller checked), so that
+ * none of join's repairs applies. The table sees what delete_symbol does:
+ * (q, s), (s, t), then (t, u); the forgets of q's later digrams that
+ * delete_symbol and insert_after also make find nothing, as the first
+ * one cleared q's recorded bit (a slot naming q holds q's own digram). */
+static inline __attribute__((always_inline)) void unlink_pair(sequitur *b, uint32_t q, uint32_t s,
+                                                              uint32_t t, uint32_t u)
+{
+    digram_forget(b, q);
+    digram_forget(b, s);
+    if (is_rule_ref(val_of(b, s)))
+        b->rules[ref_rule(val_of(b, s))].uses--;
+    node_release(b, s);
+    digram_forget(b, t);
+    if (is_rule_ref(val_of(b, t)))
+        b->rules[ref_rule(val_of(b, t))].uses--;
+    node_release(b, t);
+    b->nodes[q].next = u;
+    b->nodes[u].prev = q;
+}
+
 /* Replaces the digram starting at s by a reference to rule r. */
 static void substitute(sequitur *b, uint32_t s, uint32_t r)
 {
-    uint32_t q = prev_of(b, s);
-    delete_symbol(b, next_of(b, q));
-    delete_symbol(b, next_of(b, q));
+    uint32_t q = prev_of(b, s), t = next_of(b, s), u = next_of(b, t);
+    uint64_t vq = val_of(b, q), vt = val_of(b, t), vu = val_of(b, u);
+    /* join's repairs need two equal neighbours among q, s, t, u: without
+     * them the whole of it is forgetting three digrams and linking */
+    int quiet = !b->plain && vt != vu && vq != val_of(b, s) && vq != vt && vq != vu;
+    if (quiet) {
+        unlink_pair(b, q, s, t, u);
+    } else {
+        delete_symbol(b, next_of(b, q));
+        delete_symbol(b, next_of(b, q));
+    }
     uint32_t n = ref_new(b, r);
     if (n == NIL) {
         b->failed = 1;
         return;
     }
-    insert_after(b, q, n);
+    if (quiet) {
+        /* insert_after's joins: q's digram is forgotten already, and a
+         * repair would need vq == vu */
+        b->nodes[n].prev = q;
+        b->nodes[n].next = u;
+        b->nodes[q].next = n;
+        b->nodes[u].prev = n;
+    } else {
+        insert_after(b, q, n);
+    }
     if (!check(b, q))
         check(b, next_of(b, q));
 }

@@ -60,7 +60,8 @@ struct sequitur {
     uint64_t ahead[SQ_AHEAD];   /* pending terminal values (tagged), a ring */
     unsigned ahead_head, ahead_count;
     uint64_t last_val;          /* the last appended terminal's value */
-    int plain;                  /* no shortcut (extend_rule): every step
+    int plain;                  /* no shortcut (extend_rule, substitute's
+                                   quiet case): every step
                                    the original's, for tests comparing */
     uint64_t shortcuts;         /* times a shortcut stood for the original's
                                    steps (tests check that they are taken) */
