@@ -436,6 +436,16 @@ static inline __attribute__((always_inline)) uint32_t copy_new(sequitur *b, uint
 
 static int check(sequitur *b, uint32_t s);
 
+/* Tables of fewer slots (2 MiB) stay in the cache: fetching their slots
+ * ahead saves no miss, and computing the hashes to do it cost a small
+ * grammar's builder a tenth of its instructions. */
+#define PREFETCH_MIN_SLOTS ((size_t)1 << 18)
+
+static inline int table_cached(const sequitur *b)
+{
+    return b->table_mask < PREFETCH_MIN_SLOTS - 1;
+}
+
 /* Fetches the table slot of digram (one, two) into the cache. */
 static inline void prefetch_digram(const sequitur *b, uint64_t one, uint64_t two)
 {
@@ -450,6 +460,8 @@ static inline void prefetch_digram(const sequitur *b, uint64_t one, uint64_t two
  * Its callers call this first, as early as they know r. */
 static void prefetch_substitute(const sequitur *b, uint32_t s, uint32_t r)
 {
+    if (table_cached(b))
+        return;
     uint32_t q = prev_of(b, s), t = next_of(b, s), u = next_of(b, t);
     uint64_t vs = val_of(b, s), vt = val_of(b, t), vr = rule_val(r);
     if (!is_guard(b, q)) {
@@ -752,6 +764,8 @@ static int flush(sequitur *b)
  * late start, but sooner than the probe itself. */
 static inline void prefetch_next(const sequitur *b, uint64_t worked, uint64_t next)
 {
+    if (table_cached(b))
+        return;
     uint64_t last = val_of(b, prev_of(b, b->rules[0].guard));
     if (last != worked)
         prefetch_digram(b, last, next);
@@ -770,8 +784,8 @@ int sq_append(sequitur *b, uint64_t symbol)
     uint64_t val = symbol << 1;
     /* When val is worked in, the digram checked will most likely be (the
      * terminal before, val): fetch its slot now. */
-    uint32_t h = (uint32_t)digram_hash(b->last_val, val);
-    __builtin_prefetch(&b->table[h & b->table_mask]);
+    if (!table_cached(b))
+        prefetch_digram(b, b->last_val, val);
     b->last_val = val;
     b->input_length++;
     if (b->ahead_count == SQ_AHEAD) {
