@@ -358,10 +358,11 @@ static size_t loop_stream(uint64_t *v, size_t cap)
     return n;
 }
 
-/* The shortcuts (extend_rule, substitute's quiet case) build the grammar the original's steps
- * build: each stream through a plain builder (sq_plain_internal) and a
- * default one gives the same stored bytes, and the default one's
- * invariants hold as it grows; over all streams the shortcut was taken. */
+/* The shortcuts (extend_rule, substitute's quiet case) build the grammar
+ * the original's steps build: each stream through a plain builder
+ * (sq_plain_internal) and a default one gives the same stored bytes, and
+ * the default one's invariants hold as it grows; over all streams
+ * extend_rule was taken (it counts in shortcuts). */
 static void shortcut_same_grammar(void **state)
 {
     (void)state;
