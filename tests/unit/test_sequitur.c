@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "algo/sequitur.h"
+#include "algo/sq_internal.h"
 
 /* Builds the grammar of a string of characters. */
 static sq_grammar *grammar_of(const char *s, sequitur **builder)
@@ -264,6 +265,142 @@ static void finish_free_same(void **state)
     free(in);
 }
 
+/* An injective relabelling that keeps 0 (sq_relabel): odd multipliers
+ * are invertible modulo 2^k, so v * 0x9E37 + v<<20 stays one-to-one on
+ * the small values the random streams use, and 0 stays 0. */
+static uint64_t scramble(void *ctx, uint64_t v)
+{
+    (void)ctx;
+    return v * 0x9E37 + (v << 20);
+}
+
+/* Refuses every non-zero terminal (a label past the limit). */
+static uint64_t too_wide(void *ctx, uint64_t v)
+{
+    (void)ctx;
+    return v ? SQ_TERMINAL_LIMIT : 0;
+}
+
+/* Relabelled part way through, a builder goes on to the grammar the
+ * relabelled input builds from the start: the same rules, the same bodies
+ * with terminals renamed, the same stored bytes, and its invariants hold
+ * (the table was rebuilt under the new digrams). Random streams with
+ * runs and repeats, relabelled at a random point; a refused relabelling
+ * changes nothing. */
+static void relabel_same_grammar(void **state)
+{
+    (void)state;
+    enum { CAP = 3000 };
+    uint64_t *in = malloc(CAP * sizeof *in);
+    char why[200];
+    for (int round = 0; round < 300; round++) {
+        size_t n = random_stream(in, CAP), cut = rnd() % (n + 1);
+        sequitur *a = sq_new(), *b = sq_new();
+        int nonzero = 0;        /* a terminal other than 0 appended yet */
+        for (size_t i = 0; i < n; i++) {
+            if (i == cut) {
+                assert_int_equal(sq_relabel(a, too_wide, NULL), nonzero ? -1 : 0);
+                assert_int_equal(sq_relabel(a, scramble, NULL), 0);
+                if (sq_check(a, why, sizeof why) != 0)
+                    fail_msg("round %d after relabelling at %zu: %s", round, cut, why);
+            }
+            assert_int_equal(sq_append(a, i < cut ? in[i] : scramble(NULL, in[i])), 0);
+            nonzero |= in[i] != 0;
+            assert_int_equal(sq_append(b, scramble(NULL, in[i])), 0);
+        }
+        if (cut == n)
+            assert_int_equal(sq_relabel(a, scramble, NULL), 0);
+        if (sq_check(a, why, sizeof why) != 0)
+            fail_msg("round %d: %s", round, why);
+        sq_grammar *ga = sq_finish(a), *gb = sq_finish(b);
+        void *ba, *bb;
+        size_t la, lb;
+        assert_int_equal(sq_serialize(ga, &ba, &la), 0);
+        assert_int_equal(sq_serialize(gb, &bb, &lb), 0);
+        if (la != lb || memcmp(ba, bb, la) != 0)
+            fail_msg("round %d (%zu symbols, relabelled at %zu): grammars differ", round, n, cut);
+        free(ba);
+        free(bb);
+        sq_grammar_free(ga);
+        sq_grammar_free(gb);
+        sq_free(a);
+        sq_free(b);
+    }
+    free(in);
+}
+
+/* A loop-like stream: a body of `len` symbols repeated with variations
+ * (a symbol changed now and then, a nested inner loop run a varying number
+ * of times, runs of one symbol), as an instruction stream repeats. */
+static size_t loop_stream(uint64_t *v, size_t cap)
+{
+    size_t n = 1 + rnd() % cap, len = 2 + rnd() % 40, inner = 1 + rnd() % 6;
+    uint64_t alphabet = 2 + rnd() % 30, body[48];
+    for (size_t i = 0; i < len; i++)
+        body[i] = rnd() % alphabet;
+    size_t at = 0;
+    while (at < n) {
+        for (size_t i = 0; i < len && at < n; i++) {
+            uint64_t k = rnd() % 100;
+            if (k < 3)
+                v[at++] = rnd() % (alphabet + 3);          /* noise */
+            else if (k < 6)
+                for (uint64_t r = 2 + rnd() % 4; r-- && at < n;)
+                    v[at++] = body[i];                      /* a run */
+            else if (k < 12 && i + inner <= len)
+                for (uint64_t r = 1 + rnd() % 4; r--;)      /* inner loop */
+                    for (size_t j = 0; j < inner && at < n; j++)
+                        v[at++] = body[i + j];
+            else
+                v[at++] = body[i];
+        }
+    }
+    return n;
+}
+
+/* The shortcuts (extend_rule, substitute's quiet case) build the grammar
+ * the original's steps build: each stream through a plain builder
+ * (sq_plain_internal) and a default one gives the same stored bytes, and
+ * the default one's invariants hold as it grows; over all streams
+ * extend_rule was taken (it counts in shortcuts). */
+static void shortcut_same_grammar(void **state)
+{
+    (void)state;
+    enum { CAP = 4000 };
+    uint64_t *in = malloc(CAP * sizeof *in), shortcuts = 0;
+    char why[200];
+    for (int round = 0; round < 600; round++) {
+        size_t n = round % 2 ? loop_stream(in, CAP) : random_stream(in, CAP);
+        sequitur *a = sq_new(), *b = sq_new();
+        sq_plain_internal(a);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(sq_append(a, in[i]), 0);
+            assert_int_equal(sq_append(b, in[i]), 0);
+            if (round < 60 && i % 7 == 0 && sq_check(b, why, sizeof why) != 0)
+                fail_msg("round %d after %zu symbols: %s", round, i + 1, why);
+        }
+        if (sq_check(b, why, sizeof why) != 0)
+            fail_msg("round %d: %s", round, why);
+        assert_int_equal(a->shortcuts, 0);
+        shortcuts += b->shortcuts;
+        sq_grammar *ga = sq_finish(a), *gb = sq_finish(b);
+        void *ba, *bb;
+        size_t la, lb;
+        assert_int_equal(sq_serialize(ga, &ba, &la), 0);
+        assert_int_equal(sq_serialize(gb, &bb, &lb), 0);
+        if (la != lb || memcmp(ba, bb, la) != 0)
+            fail_msg("round %d (%zu symbols): the shortcut changed the grammar", round, n);
+        free(ba);
+        free(bb);
+        sq_grammar_free(ga);
+        sq_grammar_free(gb);
+        sq_free(a);
+        sq_free(b);
+    }
+    assert_true(shortcuts > 1000);
+    free(in);
+}
+
 static void round_trip(void **state)
 {
     (void)state;
@@ -386,6 +523,8 @@ int main(void)
         cmocka_unit_test(long_stream),
         cmocka_unit_test(large_grammar),
         cmocka_unit_test(finish_free_same),
+        cmocka_unit_test(relabel_same_grammar),
+        cmocka_unit_test(shortcut_same_grammar),
         cmocka_unit_test(round_trip),
         cmocka_unit_test(corrupt_refused),
     };

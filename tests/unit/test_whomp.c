@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <unistd.h>
+
+#include "memrec_trace.h"
+#include "whomp/run.h"
 #include "whomp/whomp.h"
 
 /* Accesses fed: more than three batches of 4096, and not a multiple. */
@@ -176,20 +181,196 @@ static void test_free_unfinished(void **state)
     whomp_free(w);
 }
 
+/* The i-th access's instruction number for test_widen: the fixture's,
+ * moved past 2^16 and then past 2^17 part way through (in mid-batch, after
+ * whole batches went to the grammars), as a trace with that many memory
+ * instructions numbers them. */
+static uint32_t wide_insn(uint32_t i, uint32_t insn)
+{
+    return i < 2 * 4096 + 500 ? insn : i < 4 * 4096 + 10 ? 65536 + insn : 131072 + insn;
+}
+
+/* Instruction numbers past 2^16: the RASG's field widens to 18 bits, the
+ * RASG expands to address * 2^18 + instruction for every kept access, and
+ * it is the very grammar (the same stored bytes) that packing builds from
+ * the start; with one thread and with two. */
+static void widen(int threads)
+{
+    enum { N = 5 * 4096 + 77 };
+    fixture f;
+    fixture_init(&f);
+    whomp *w = whomp_new(&(whomp_options){ .threads = threads });
+    assert_non_null(w);
+    uint64_t *want = malloc(sizeof *want * N), kept = 0;
+    assert_non_null(want);
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t insn;
+        obj_object *obj;
+        uint64_t addr;
+        access_of(&f, i, &insn, &obj, &addr);
+        insn = wide_insn(i, insn);
+        int rc = whomp_access(w, insn, obj, addr);
+        assert_int_equal(rc, is_kept(obj, 0));
+        if (rc == 1)
+            want[kept++] = addr << 18 | insn;
+    }
+    assert_int_equal(whomp_rasg_bits(w), 18);
+    assert_int_equal(whomp_finish(w), 0);
+    sq_grammar *g = whomp_take_rasg(w);
+    uint64_t *got = expand_all(g, kept);
+    for (uint64_t i = 0; i < kept; i++)
+        if (got[i] != want[i])
+            fail_msg("access %llu: %llx, fed %llx", (unsigned long long)i,
+                     (unsigned long long)got[i], (unsigned long long)want[i]);
+    sequitur *ref = sq_new();
+    for (uint64_t i = 0; i < kept; i++)
+        assert_int_equal(sq_append(ref, want[i]), 0);
+    sq_grammar *gr = sq_finish_free(ref);
+    void *bw, *br;
+    size_t lw, lr;
+    assert_int_equal(sq_serialize(g, &bw, &lw), 0);
+    assert_int_equal(sq_serialize(gr, &br, &lr), 0);
+    assert_int_equal(lw, lr);
+    assert_memory_equal(bw, br, lw);
+    free(bw);
+    free(br);
+    sq_grammar_free(gr);
+    sq_grammar_free(g);
+    free(got);
+    free(want);
+    whomp_free(w);
+}
+
+static void test_widen(void **state)
+{
+    (void)state;
+    widen(1);
+    widen(2);
+}
+
+/* An address that does not fit beside the instruction field is refused
+ * with -2 and nothing kept: at 16 bits an address at 2^47; when an
+ * instruction needs a 17th bit, an address at 2^46 kept earlier, whether
+ * still in the gathered batch or already in the builder (after a whole
+ * batch). The accesses that fit go on being kept. */
 static void test_unpackable(void **state)
 {
     (void)state;
     fixture f;
     fixture_init(&f);
-    whomp *w = whomp_new(&(whomp_options){ .threads = 1 });
-    assert_non_null(w);
-    assert_int_equal(whomp_access(w, WHOMP_RASG_INSNS, &f.objects[0], f.objects[0].addr), -2);
     obj_object far = f.objects[0];
-    far.addr = WHOMP_RASG_ADDRS;
-    assert_int_equal(whomp_access(w, 0, &far, far.addr), -2);
-    assert_int_equal(whomp_finish(w), 0);
-    assert_int_equal(whomp_kept(w), 0);
-    whomp_free(w);
+    far.addr = UINT64_C(1) << 47;
+    for (uint32_t before = 1; before <= 4096; before += 4095) {
+        whomp *w = whomp_new(&(whomp_options){ .threads = 1 });
+        assert_non_null(w);
+        assert_int_equal(whomp_access(w, 0, &far, far.addr), -2);
+        assert_int_equal(whomp_rasg_bits(w), 16);
+        far.addr = UINT64_C(1) << 46;
+        assert_int_equal(whomp_access(w, 0, &far, far.addr), 1);
+        for (uint32_t i = 1; i < before; i++)
+            assert_int_equal(whomp_access(w, 0, &f.objects[0], f.objects[0].addr), 1);
+        assert_int_equal(whomp_access(w, 1u << 16, &f.objects[0], f.objects[0].addr), -2);
+        assert_int_equal(whomp_rasg_bits(w), 17);
+        assert_int_equal(whomp_access(w, 1, &f.objects[0], f.objects[0].addr), 1);
+        assert_int_equal(whomp_rasg_bits(w), 17);   /* still the refused one's */
+        assert_int_equal(whomp_finish(w), 0);
+        assert_int_equal(whomp_kept(w), before + 1);
+        sq_grammar *g = whomp_take_rasg(w);
+        uint64_t *got = expand_all(g, before + 1);
+        assert_int_equal(got[0], far.addr << 16);
+        assert_int_equal(got[before], f.objects[0].addr << 16 | 1);
+        free(got);
+        sq_grammar_free(g);
+        whomp_free(w);
+        far.addr = UINT64_C(1) << 47;
+    }
+}
+
+/* A recorded-looking trace with more memory instructions than 2^16
+ * (WIDE_BLOCKS blocks of WIDE_INSNS loads each, every load its own
+ * instruction), run through trace-whomp's library (whomp/run.h) as the
+ * command runs it: it is not refused, and the RASG expands to the raw
+ * (instruction, address) stream, address * 2^17 + instruction. The loads
+ * read a static table; the blocks run in order, twice, so instruction k
+ * is numbered k (numbers follow first execution). */
+enum { WIDE_BLOCKS = 700, WIDE_INSNS = 100, WIDE_TOTAL = WIDE_BLOCKS * WIDE_INSNS };
+#define WIDE_CODE UINT64_C(0x500000)
+#define WIDE_TABLE UINT64_C(0x600000)
+
+/* The address instruction k loads on pass p. */
+static uint64_t wide_addr(uint32_t k, uint32_t p)
+{
+    return WIDE_TABLE + 8 * ((k * 7 + p * 3) % 4096);
+}
+
+static void write_wide_trace(const char *path)
+{
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);
+    assert_non_null(w);
+    const char *argv[] = { "wide" };
+    mr_process p = { 1, 1, 0, "/bin/wide", 1, argv, "" };
+    mr_module m = { 0, "/bin/wide", 0x400000, 0x300000, 0 };
+    assert_int_equal(mr_write_process(w, &p), 0);
+    assert_int_equal(mr_write_module(w, &m), 0);
+    mr_dataobj table = { "table", WIDE_TABLE, 8 * 4096, 0 };
+    assert_int_equal(mr_write_dataobj(w, &table), 0);
+    static mr_instr_def instrs[WIDE_INSNS];
+    static mr_access_def acc[WIDE_INSNS];
+    mr_exit_def exit = { WIDE_INSNS, WIDE_INSNS, MR_JUMP_BORING };
+    for (uint32_t b = 0; b < WIDE_BLOCKS; b++) {
+        for (uint32_t i = 0; i < WIDE_INSNS; i++) {
+            instrs[i] = (mr_instr_def){ WIDE_CODE + 4 * (uint64_t)(b * WIDE_INSNS + i), 4 };
+            acc[i] = (mr_access_def){ (uint16_t)i, MR_LOAD, 0, 8 };
+        }
+        mr_block_def def = { b, instrs[0].addr, WIDE_INSNS, instrs, WIDE_INSNS, acc, 1, &exit };
+        assert_int_equal(mr_write_block_def(w, &def), 0);
+    }
+    assert_int_equal(mr_write_thread_switch(w, 1), 0);
+    uint64_t addrs[WIDE_INSNS];
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t b = 0; b < WIDE_BLOCKS; b++) {
+            for (uint32_t i = 0; i < WIDE_INSNS; i++)
+                addrs[i] = wide_addr(b * WIDE_INSNS + i, pass);
+            assert_int_equal(mr_write_exec(w, b, 0, addrs, NULL), 0);
+        }
+    mr_end end = { MR_END_EXIT, 0, 0, { 0 } };
+    assert_int_equal(mr_writer_close(w, &end, &err), 0);
+}
+
+static void test_trace_many_instructions(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_whomp.XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/wide.mr", dir);
+    write_wide_trace(path);
+    char *err = NULL;
+    mr_reader *r = mr_reader_open(path, &err);
+    assert_non_null(r);
+    whomp_run *run = whomp_run_new(r, 1, &(whomp_options){ .threads = 2 });
+    assert_non_null(run);
+    mr_event ev;
+    int rc;
+    while ((rc = mr_next(r, &ev)) > 0)
+        assert_int_equal(whomp_run_event(run, &ev), 0);
+    assert_int_equal(rc, 0);
+    assert_int_equal(whomp_run_finish(run), 0);
+    assert_int_equal(whomp_run_rasg_bits(run), 17);
+    const sq_grammar *g = whomp_run_rasg(run);
+    uint64_t *got = expand_all(g, 2 * WIDE_TOTAL);
+    for (uint32_t pass = 0, at = 0; pass < 2; pass++)
+        for (uint32_t k = 0; k < WIDE_TOTAL; k++, at++) {
+            uint64_t want = wide_addr(k, pass) << 17 | k;
+            if (got[at] != want)
+                fail_msg("access %u: %llx, want %llx", at, (unsigned long long)got[at],
+                         (unsigned long long)want);
+        }
+    free(got);
+    whomp_run_free(run);
+    mr_reader_close(r);
+    unlink(path);
+    rmdir(dir);
 }
 
 int main(void)
@@ -198,7 +379,9 @@ int main(void)
         cmocka_unit_test(test_one_thread),
         cmocka_unit_test(test_rasg_thread_same_grammars),
         cmocka_unit_test(test_free_unfinished),
+        cmocka_unit_test(test_widen),
         cmocka_unit_test(test_unpackable),
+        cmocka_unit_test(test_trace_many_instructions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

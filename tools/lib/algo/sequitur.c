@@ -11,7 +11,11 @@
  *
  * The steps (check, substitute, expand, join) follow the original C++
  * implementation one for one, including its bookkeeping for runs of equal
- * symbols in join(), so that the grammars are the same.
+ * symbols in join(), so that the grammars are the same. Two shortcuts do
+ * the net effect of several of those steps at once where that effect is
+ * known (extend_rule: a repeat growing a rule; substitute's quiet case:
+ * no equal neighbours, so no run to repair); test_sequitur checks them
+ * against the plain steps (sq_plain_internal).
  */
 #include "algo/sequitur.h"
 
@@ -436,6 +440,16 @@ static inline __attribute__((always_inline)) uint32_t copy_new(sequitur *b, uint
 
 static int check(sequitur *b, uint32_t s);
 
+/* Tables of fewer slots (2 MiB) stay in the cache: fetching their slots
+ * ahead saves no miss, and computing the hashes to do it cost a small
+ * grammar's builder a tenth of its instructions. */
+#define PREFETCH_MIN_SLOTS ((size_t)1 << 18)
+
+static inline int table_cached(const sequitur *b)
+{
+    return b->table_mask < PREFETCH_MIN_SLOTS - 1;
+}
+
 /* Fetches the table slot of digram (one, two) into the cache. */
 static inline void prefetch_digram(const sequitur *b, uint64_t one, uint64_t two)
 {
@@ -450,6 +464,8 @@ static inline void prefetch_digram(const sequitur *b, uint64_t one, uint64_t two
  * Its callers call this first, as early as they know r. */
 static void prefetch_substitute(const sequitur *b, uint32_t s, uint32_t r)
 {
+    if (table_cached(b))
+        return;
     uint32_t q = prev_of(b, s), t = next_of(b, s), u = next_of(b, t);
     uint64_t vs = val_of(b, s), vt = val_of(b, t), vr = rule_val(r);
     if (!is_guard(b, q)) {
@@ -468,18 +484,58 @@ static void prefetch_substitute(const sequitur *b, uint32_t s, uint32_t r)
     }
 }
 
+/* Unlinks s and t = next(s) from between q and u and forgets their
+ * digrams: the two delete_symbol of substitute when no run of three equal
+ * symbols can form or break at their joins (the caller checked), so that
+ * none of join's repairs applies. The table sees what delete_symbol does:
+ * (q, s), (s, t), then (t, u); the forgets of q's later digrams that
+ * delete_symbol and insert_after also make find nothing, as the first
+ * one cleared q's recorded bit (a slot naming q holds q's own digram). */
+static inline __attribute__((always_inline)) void unlink_pair(sequitur *b, uint32_t q, uint32_t s,
+                                                              uint32_t t, uint32_t u)
+{
+    digram_forget(b, q);
+    digram_forget(b, s);
+    if (is_rule_ref(val_of(b, s)))
+        b->rules[ref_rule(val_of(b, s))].uses--;
+    node_release(b, s);
+    digram_forget(b, t);
+    if (is_rule_ref(val_of(b, t)))
+        b->rules[ref_rule(val_of(b, t))].uses--;
+    node_release(b, t);
+    b->nodes[q].next = u;
+    b->nodes[u].prev = q;
+}
+
 /* Replaces the digram starting at s by a reference to rule r. */
 static void substitute(sequitur *b, uint32_t s, uint32_t r)
 {
-    uint32_t q = prev_of(b, s);
-    delete_symbol(b, next_of(b, q));
-    delete_symbol(b, next_of(b, q));
+    uint32_t q = prev_of(b, s), t = next_of(b, s), u = next_of(b, t);
+    uint64_t vq = val_of(b, q), vt = val_of(b, t), vu = val_of(b, u);
+    /* join's repairs need two equal neighbours among q, s, t, u: without
+     * them the whole of it is forgetting three digrams and linking */
+    int quiet = !b->plain && vt != vu && vq != val_of(b, s) && vq != vt && vq != vu;
+    if (quiet) {
+        unlink_pair(b, q, s, t, u);
+    } else {
+        delete_symbol(b, next_of(b, q));
+        delete_symbol(b, next_of(b, q));
+    }
     uint32_t n = ref_new(b, r);
     if (n == NIL) {
         b->failed = 1;
         return;
     }
-    insert_after(b, q, n);
+    if (quiet) {
+        /* insert_after's joins: q's digram is forgotten already, and a
+         * repair would need vq == vu */
+        b->nodes[n].prev = q;
+        b->nodes[n].next = u;
+        b->nodes[q].next = n;
+        b->nodes[u].prev = n;
+    } else {
+        insert_after(b, q, n);
+    }
     if (!check(b, q))
         check(b, next_of(b, q));
 }
@@ -542,6 +598,67 @@ static void make_rule(sequitur *b, uint32_t s, uint32_t x)
     enforce_utility(b, r);
 }
 
+/* The digram (S, c) starting at s, whose other occurrence starts at x, with
+ * S a rule used exactly there: make_rule would make T -> S c, substitute
+ * both, and find S used once, in T, so inline it: T -> (S's body) c. That is
+ * S's body grown by c at both places, which is what a long repeat of an
+ * existing rule does at nearly every symbol. Done here in place: c moves
+ * from s's side to S's end, c at x goes, S keeps its number. The grammar is
+ * the one make_rule builds (S stands for T; rule numbers and node indexes
+ * are the builder's own), and so is the table: the digrams make_rule's
+ * steps record are (q, T), (T, d) and (T, d') at the nodes before and
+ * after the two references, and (S's last symbol, c) at that symbol, after
+ * forgetting (S, c), (c, d), (c, d') and the references' left digrams.
+ * Those steps also repair runs of three equal symbols wherever their joins
+ * meet equal neighbours, and check (q, T) and (T, d) against (q', T) and
+ * (T, d'): whenever any such coincidence could arise (equal values among
+ * q, q', c, d, d', S's first and last symbols; the two occurrences
+ * adjacent; a neighbour's digram not recorded at it), this returns 0 and
+ * make_rule does it all. test_sequitur compares both paths on random and
+ * repetitive streams. 1 when done. */
+static int extend_rule(sequitur *b, uint32_t s, uint32_t x)
+{
+    uint64_t vs = val_of(b, s);
+    if (b->plain || !is_rule_ref(vs) || b->rules[ref_rule(vs)].uses != 2)
+        return 0;
+    uint32_t n = next_of(b, s), n2 = next_of(b, x);        /* the two c */
+    uint32_t d = next_of(b, n2), d2 = next_of(b, n);       /* after them */
+    uint32_t q = prev_of(b, x), q2 = prev_of(b, s);        /* before S */
+    if (d == s || d2 == x)
+        return 0;               /* the occurrences touch */
+    uint64_t c = val_of(b, n), vd = val_of(b, d), vd2 = val_of(b, d2);
+    uint64_t vq = val_of(b, q), vq2 = val_of(b, q2);
+    if (vd == c || vd2 == c || vq == c || vq2 == c || vq == vd || vq2 == vd2 ||
+        vq == vq2 || vd == vd2)
+        return 0;
+    if (!(is_guard(b, q) || is_recorded(b, q)) || !(is_guard(b, q2) || is_recorded(b, q2)))
+        return 0;
+    uint32_t g = b->rules[ref_rule(vs)].guard, l = prev_of(b, g);
+    if (val_of(b, next_of(b, g)) == val_of(b, l))
+        return 0;
+    digram_forget(b, x);        /* (S, c) */
+    digram_forget(b, n2);       /* (c, d) */
+    digram_forget(b, n);        /* (c, d') */
+    b->nodes[x].next = d;       /* c at x goes */
+    b->nodes[d].prev = x;
+    if (is_rule_ref(c))
+        b->rules[ref_rule(c)].uses--;
+    node_release(b, n2);
+    b->nodes[s].next = d2;      /* c at s moves to S's end */
+    b->nodes[d2].prev = s;
+    b->nodes[l].next = n;
+    b->nodes[n].prev = l;
+    b->nodes[n].next = g;
+    b->nodes[g].prev = n;
+    if (!is_guard(b, d))
+        digram_set(b, x);       /* (S, d) */
+    if (!is_guard(b, d2))
+        digram_set(b, s);       /* (S, d') */
+    digram_set(b, l);           /* (S's old last symbol, c) */
+    b->shortcuts++;
+    return 1;
+}
+
 /* Enforces digram uniqueness on the digram starting at s; 1 when the
  * grammar changed. */
 static int check(sequitur *b, uint32_t s)
@@ -574,7 +691,8 @@ static int check(sequitur *b, uint32_t s)
         enforce_utility(b, r);
         return 1;
     }
-    make_rule(b, s, x);
+    if (!extend_rule(b, s, x))
+        make_rule(b, s, x);
     return 1;
 }
 
@@ -650,6 +768,8 @@ static int flush(sequitur *b)
  * late start, but sooner than the probe itself. */
 static inline void prefetch_next(const sequitur *b, uint64_t worked, uint64_t next)
 {
+    if (table_cached(b))
+        return;
     uint64_t last = val_of(b, prev_of(b, b->rules[0].guard));
     if (last != worked)
         prefetch_digram(b, last, next);
@@ -668,8 +788,8 @@ int sq_append(sequitur *b, uint64_t symbol)
     uint64_t val = symbol << 1;
     /* When val is worked in, the digram checked will most likely be (the
      * terminal before, val): fetch its slot now. */
-    uint32_t h = (uint32_t)digram_hash(b->last_val, val);
-    __builtin_prefetch(&b->table[h & b->table_mask]);
+    if (!table_cached(b))
+        prefetch_digram(b, b->last_val, val);
     b->last_val = val;
     b->input_length++;
     if (b->ahead_count == SQ_AHEAD) {
@@ -689,6 +809,8 @@ int sq_append(sequitur *b, uint64_t symbol)
 
 int sq_flush_internal(sequitur *b) { return flush(b); }
 
+void sq_plain_internal(sequitur *b) { b->plain = 1; }
+
 sq_grammar *sq_finish_free(sequitur *b)
 {
     if (!b)
@@ -705,6 +827,62 @@ sq_grammar *sq_finish_free(sequitur *b)
     }
     sq_free(b);
     return g;
+}
+
+/* The table after every terminal changed: each recorded node is placed
+ * again under its digram's new hash (the table holds as many entries, on
+ * the same nodes, so the recorded bits stay). -1 when out of memory. */
+static int table_rebuild(sequitur *b)
+{
+    uint32_t *named = malloc((b->table_used + 1) * sizeof *named);
+    if (!named)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i <= b->table_mask; i++)
+        if (b->table[i].node != NIL)
+            named[k++] = b->table[i].node;
+    memset(b->table, 0, (b->table_mask + 1) * sizeof *b->table);
+    for (size_t j = 0; j < k; j++) {
+        uint32_t n = named[j];
+        uint64_t one = val_of(b, n), two = val_of(b, next_of(b, n));
+        uint32_t h = (uint32_t)digram_hash(one, two);
+        size_t i = h & b->table_mask;
+        while (b->table[i].node != NIL)     /* the digrams are distinct */
+            i = (i + 1) & b->table_mask;
+        b->table[i] = (sq_slot){ .node = n, .hash = h };
+    }
+    free(named);
+    return 0;
+}
+
+int sq_relabel(sequitur *b, sq_relabel_fn fn, void *ctx)
+{
+    if (flush(b) < 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    /* every new label first, so that a refused one changes nothing */
+    for (uint32_t n = 1; n < b->node_top; n++)
+        if ((b->nodes[n].val & 1) == 0 && fn(ctx, b->nodes[n].val >> 1) >= SQ_TERMINAL_LIMIT) {
+            errno = EINVAL;
+            return -1;
+        }
+    if (fn(ctx, 0) != 0 || fn(ctx, b->last_val >> 1) >= SQ_TERMINAL_LIMIT) {
+        errno = EINVAL;
+        return -1;
+    }
+    /* terminals end in a 0 bit; guards, rule references and freed nodes
+     * (FREED_VAL) in a 1 */
+    for (uint32_t n = 1; n < b->node_top; n++)
+        if ((b->nodes[n].val & 1) == 0)
+            b->nodes[n].val = fn(ctx, b->nodes[n].val >> 1) << 1;
+    b->last_val = fn(ctx, b->last_val >> 1) << 1;
+    if (table_rebuild(b) < 0) {
+        b->failed = 1;
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
 }
 
 uint64_t sq_input_length(const sequitur *b) { return b->input_length; }
@@ -781,6 +959,13 @@ static int check_digrams(const sequitur *b, char *why, size_t whylen)
             FAIL("table slot %zu records a dead digram at node %u", i, n);
         if (n != NIL && !is_recorded(b, n))
             FAIL("table slot %zu names node %u, whose recorded bit is clear", i, n);
+        /* a slot holds its node's present digram, never a stale one: so a
+         * node's recorded bit says that its own digram is recorded at it
+         * (extend_rule relies on that), and which nodes the pool hands out
+         * cannot change what a later lookup finds */
+        if (n != NIL && b->table[i].hash !=
+            (uint32_t)digram_hash(val_of(b, n), val_of(b, next_of(b, n))))
+            FAIL("table slot %zu names node %u under another digram's hash", i, n);
     }
     /* as many bits as used slots: no node named twice, no stale bit */
     size_t bits = 0;

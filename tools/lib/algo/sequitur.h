@@ -35,6 +35,16 @@
  *       Verifies the invariants (digram uniqueness, rule utility, links,
  *       use counts, the digram table); 0, or -1 with the first violation
  *       described in why. Linear in the grammar: for tests and debugging.
+ *   int sq_relabel(sequitur *b, sq_relabel_fn fn, void *ctx);
+ *       Renames every terminal t appended so far to fn(ctx, t), as if the
+ *       input had been the renamed one: the grammar's shape depends only on
+ *       which terminals are equal, so fn must be one-to-one over them, and
+ *       must map 0 to 0 (the builder reads a deleted symbol as the terminal
+ *       0, as the original does). Linear in the grammar (the digram table
+ *       is rebuilt): for a rare change of encoding, e.g. a packing that
+ *       must widen. 0, or -1: a new label at or above SQ_TERMINAL_LIMIT,
+ *       or 0 not kept (errno EINVAL; nothing renamed) or out of memory (ENOMEM; the
+ *       builder then refuses further symbols).
  *   sq_grammar *sq_finish(sequitur *b);
  *       A read-only snapshot of the grammar, numbered as the original
  *       prints it; the builder is unchanged and may go on. NULL: no memory.
@@ -118,6 +128,9 @@ typedef struct sq_stats {
     uint64_t table_bytes;       /* builder: of which the digram table */
 } sq_stats;
 
+/* A terminal's new label (sq_relabel). */
+typedef uint64_t (*sq_relabel_fn)(void *ctx, uint64_t terminal);
+
 /* Receives one terminal of an expansion; non-zero stops it. */
 typedef int (*sq_emit_fn)(void *ctx, uint64_t terminal);
 
@@ -127,6 +140,7 @@ int sq_append(sequitur *b, uint64_t symbol);
 uint64_t sq_input_length(const sequitur *b);
 void sq_builder_stats(sequitur *b, sq_stats *s);
 int sq_check(sequitur *b, char *why, size_t whylen);
+int sq_relabel(sequitur *b, sq_relabel_fn fn, void *ctx);
 sq_grammar *sq_finish(sequitur *b);
 sq_grammar *sq_finish_free(sequitur *b);
 

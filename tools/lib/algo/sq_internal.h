@@ -60,9 +60,18 @@ struct sequitur {
     uint64_t ahead[SQ_AHEAD];   /* pending terminal values (tagged), a ring */
     unsigned ahead_head, ahead_count;
     uint64_t last_val;          /* the last appended terminal's value */
+    int plain;                  /* no shortcut (extend_rule, substitute's
+                                   quiet case): every step
+                                   the original's, for tests comparing */
+    uint64_t shortcuts;         /* times a shortcut stood for the original's
+                                   steps (tests check that they are taken) */
 };
 
 /* Works in the symbols sq_append holds back (sequitur.c); -1: no memory. */
 int sq_flush_internal(sequitur *b);
+
+/* Turns the builder's shortcuts off, so that tests can check that they
+ * build the grammar the original's steps build. */
+void sq_plain_internal(sequitur *b);
 
 #endif /* MEMREC_SQ_INTERNAL_H */

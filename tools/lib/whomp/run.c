@@ -97,6 +97,9 @@ int whomp_run_event(whomp_run *w, const mr_event *ev)
     return 0;
 }
 
+unsigned whomp_run_rasg_bits(const whomp_run *w) { return whomp_rasg_bits(w->grammars); }
+const sq_grammar *whomp_run_rasg(const whomp_run *w) { return w->rasg; }
+
 static void measure(sq_grammar *const *omsg, const sq_grammar *rasg, sq_grammar *const *vert,
                     uint32_t nvert, sizes *s)
 {
@@ -188,6 +191,9 @@ void whomp_run_print(whomp_run *w, FILE *out)
     fprintf(out, "OMSG %-12s %42" PRIu64 "\n", "total", s->omsg_bytes);
     fprintf(out, "RASG %-12s rules %8" PRIu32 " symbols %10" PRIu64 " bytes %10" PRIu64 "\n",
            "(insn, addr)", s->rasg.rules, s->rasg.symbols, s->rasg.bytes);
+    if (whomp_rasg_bits(w->grammars) != WHOMP_RASG_BITS)
+        fprintf(out, "RASG terminals: address * 2^%u + instruction (more than 2^%u "
+                "memory instructions)\n", whomp_rasg_bits(w->grammars), WHOMP_RASG_BITS);
     fprintf(out, "OMSG/RASG %.3f\n", s->ratio);
     if (w->o.vertical)
         fprintf(out, "vertical: %" PRIu32 " instruction grammars, bytes %" PRIu64

@@ -23,10 +23,17 @@ whomp_run *whomp_run_new(const mr_reader *r, uint32_t group_depth,
                          const whomp_options *o);
 void whomp_run_free(whomp_run *w);
 
-/* One event. 0; -1 when out of memory; -2 when an access cannot be packed
- * into a RASG symbol (more than WHOMP_RASG_INSNS instructions, or an
- * address at or above WHOMP_RASG_ADDRS). */
+/* One event. 0; -1 when out of memory; -2 when an access's address does
+ * not fit beside its instruction number in a RASG symbol (whomp_access). */
 int whomp_run_event(whomp_run *w, const mr_event *ev);
+
+/* The RASG's instruction bits (whomp_rasg_bits): after a -2, the bits the
+ * refused access needed, so that addresses must stay below 2^(63 - bits). */
+unsigned whomp_run_rasg_bits(const whomp_run *w);
+
+/* After whomp_run_finish: the RASG (owned by the run), whose terminals are
+ * address * 2^whomp_run_rasg_bits + instruction. */
+const sq_grammar *whomp_run_rasg(const whomp_run *w);
 
 /* After the last event: makes the grammars. 0, or -1 when out of memory. */
 int whomp_run_finish(whomp_run *w);

@@ -3,6 +3,7 @@
  */
 #include "whomp/whomp.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,8 @@ struct whomp {
     vertical *verticals;
     size_t verticals_cap;
     uint32_t nverticals;
+    unsigned rasg_bits;         /* the RASG's instruction field (whomp.h) */
+    unsigned refused_bits;      /* the field the last refused access needed */
     uint64_t kept, skipped;
 };
 
@@ -235,6 +238,7 @@ whomp *whomp_new(const whomp_options *o)
         return NULL;
     w->opt = *o;
     w->tasks = o->vertical ? TASKS : TASK_VERTICAL;
+    w->rasg_bits = WHOMP_RASG_BITS;
     int ok = (w->rasg = sq_new()) != NULL;
     for (int d = 0; d < WHOMP_DIMS; d++)
         ok = ok && (w->omsg[d] = sq_new()) != NULL;
@@ -293,6 +297,60 @@ static int feed_vertical(whomp *w, uint64_t (*batch)[BATCH], uint32_t n)
     return 0;
 }
 
+/* A RASG terminal's instruction field going from `from` to `to` bits. */
+typedef struct repack {
+    unsigned from, to;
+} repack;
+
+/* The terminal packed with the wider field; UINT64_MAX (no terminal) when
+ * its address does not fit beside it. */
+static uint64_t repack_terminal(void *ctx, uint64_t t)
+{
+    const repack *p = ctx;
+    uint64_t addr = t >> p->from, insn = t & ((UINT64_C(1) << p->from) - 1);
+    return addr >> (63 - p->to) ? UINT64_MAX : addr << p->to | insn;
+}
+
+/* insn needs more than rasg_bits bits, or addr does not fit: widens the
+ * RASG's instruction field to insn's bits, relabelling the builder and the
+ * gathered batch once the posted batch is done with (a few times per
+ * trace at most: instruction numbers are dense, so each width is crossed
+ * once). 0, -1 when out of memory, -2 when some address (addr, or one
+ * already packed) does not fit beside the wider field. */
+static int rasg_widen(whomp *w, uint32_t insn, uint64_t addr)
+{
+    unsigned bits = w->rasg_bits;
+    while (insn >> bits)
+        bits++;
+    repack p = { w->rasg_bits, bits };
+    if (bits == p.from || addr >> (63 - bits))
+        goto refused;
+    if (w->helper) {            /* no task may touch the builder or a buffer */
+        pthread_mutex_lock(&w->helper->lock);
+        wait_batch(w->helper, w->tasks);
+        pthread_mutex_unlock(&w->helper->lock);
+    }
+    if (w->failed)
+        return -1;
+    uint64_t *gathered = w->batch[w->fill][RASG_STREAM];
+    for (uint32_t i = 0; i < w->nbatch; i++)
+        if (repack_terminal(&p, gathered[i]) == UINT64_MAX)
+            goto refused;
+    if (sq_relabel(w->rasg, repack_terminal, &p) < 0) {
+        if (errno != EINVAL)
+            return -1;
+        goto refused;
+    }
+    for (uint32_t i = 0; i < w->nbatch; i++)
+        gathered[i] = repack_terminal(&p, gathered[i]);
+    w->rasg_bits = bits;
+    w->refused_bits = 0;
+    return 0;
+refused:
+    w->refused_bits = bits;
+    return -2;
+}
+
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
 {
     uint8_t kind = o->group->kind;
@@ -300,21 +358,25 @@ int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
         w->skipped++;
         return 0;
     }
-    if (insn >= WHOMP_RASG_INSNS || addr >= WHOMP_RASG_ADDRS)
-        return -2;
+    if (insn >> w->rasg_bits || addr >> (63 - w->rasg_bits)) {
+        int rc = rasg_widen(w, insn, addr);
+        if (rc < 0)
+            return rc;
+    }
     uint64_t (*batch)[BATCH] = w->batch[w->fill];
     uint32_t i = w->nbatch++;
     batch[WHOMP_INSTRUCTION][i] = insn;
     batch[WHOMP_GROUP][i] = o->group->id;
     batch[WHOMP_OBJECT][i] = o->serial;
     batch[WHOMP_OFFSET][i] = addr - o->addr;
-    batch[RASG_STREAM][i] = addr << 16 | insn;
+    batch[RASG_STREAM][i] = addr << w->rasg_bits | insn;
     w->kept++;
     if (w->nbatch == BATCH && flush(w) < 0)
         return -1;
     return 1;
 }
 
+unsigned whomp_rasg_bits(const whomp *w) { return w->refused_bits ? w->refused_bits : w->rasg_bits; }
 uint64_t whomp_kept(const whomp *w) { return w->kept; }
 uint64_t whomp_skipped(const whomp *w) { return w->skipped; }
 

@@ -8,8 +8,12 @@
  * one grammar each: the OMSG. The RASG is the grammar of the same
  * accesses' raw stream, one symbol per access naming the pair
  * (instruction, address) as Chilimbi's data references do, packed as
- * address * 2^16 + instruction (so it is lossless without a dictionary, as
- * the OMSG's terminals are). Sizes are the bytes of the stored grammars
+ * address * 2^bits + instruction (so it is lossless without a dictionary, as
+ * the OMSG's terminals are). bits is WHOMP_RASG_BITS, or, when a trace has
+ * more memory instructions than that holds, the bits of its largest
+ * instruction number: the builder is relabelled when an instruction first
+ * needs a wider field (sq_relabel; the grammar depends only on which pairs
+ * are equal, so it is the one the wider packing would have built). Sizes are the bytes of the stored grammars
  * (algo/sequitur.h: zstd over varints), the same encoding for both.
  *
  * Which accesses: heap and static objects (the paper's); stack accesses
@@ -30,9 +34,9 @@
 /* The OMSG's dimensions. */
 enum { WHOMP_INSTRUCTION, WHOMP_GROUP, WHOMP_OBJECT, WHOMP_OFFSET, WHOMP_DIMS };
 
-/* The largest instruction number and address the RASG can pack. */
-#define WHOMP_RASG_INSNS (UINT32_C(1) << 16)
-#define WHOMP_RASG_ADDRS (UINT64_C(1) << 47)
+/* The RASG's instruction field at first: 16 bits (addresses below 2^47),
+ * widened only for traces with more memory instructions. */
+#define WHOMP_RASG_BITS 16u
 
 typedef struct whomp_options {
     int stack;                  /* keep stack accesses too */
@@ -48,7 +52,9 @@ void whomp_free(whomp *w);
 
 /* One access of instruction insn to address addr, in object o. 1 when
  * kept, 0 when left out (stack without the option, unknown), -1 when out
- * of memory, -2 when insn or addr cannot be packed into a RASG symbol.
+ * of memory, -2 when addr does not fit beside insn in a RASG symbol
+ * (addr at or above 2^(63 - whomp_rasg_bits), the latter widened for insn
+ * if needed; nothing is kept then).
  * Kept accesses are gathered and reach the grammars a batch at a time. */
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr);
 
@@ -56,6 +62,11 @@ int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr);
  * RASG's thread ended). 0, or -1 when out of memory. The grammars below are
  * NULL until it is called; no access may follow it. */
 int whomp_finish(whomp *w);
+
+/* The instruction bits of the RASG's terminals (address * 2^bits +
+ * instruction): WHOMP_RASG_BITS or the bits of the largest instruction
+ * number kept. After a -2 from whomp_access: the bits that access needed. */
+unsigned whomp_rasg_bits(const whomp *w);
 
 uint64_t whomp_kept(const whomp *w);       /* accesses kept */
 uint64_t whomp_skipped(const whomp *w);    /* accesses left out */
