@@ -8,8 +8,9 @@ CREATE TABLE IF NOT EXISTS grammars (
     run      INTEGER NOT NULL REFERENCES runs(id),  -- the run
     analysis TEXT NOT NULL,     -- the analysis that built it: 'wpp' or 'whomp'
     stream   TEXT NOT NULL,     -- which stream: wpp 'thread TID'; whomp 'omsg instruction',
-                                -- 'omsg group', 'omsg object', 'omsg offset', 'rasg instruction',
-                                -- 'rasg address', or 'vertical INSN' (one per instruction)
+                                -- 'omsg group', 'omsg object', 'omsg offset', 'rasg' (terminals
+                                -- address * 2^b + instruction, b = 16 or the bits of the largest
+                                -- instruction number), or 'vertical INSN' (one per instruction)
     length   INTEGER NOT NULL,  -- symbols of the stream (terminals the grammar expands to)
     rules    INTEGER NOT NULL,  -- rules, rule 0 included
     symbols  INTEGER NOT NULL,  -- symbols on all right-hand sides
@@ -48,7 +49,7 @@ CREATE TABLE IF NOT EXISTS whomp_sizes (
     object_bytes      INTEGER NOT NULL,  -- the object stream's grammar
     offset_bytes      INTEGER NOT NULL,  -- the offset stream's grammar
     omsg_bytes        INTEGER NOT NULL,  -- the four together
-    rasg_bytes        INTEGER NOT NULL,  -- the raw stream's grammars (instruction and address)
+    rasg_bytes        INTEGER NOT NULL,  -- the raw (instruction, address) stream's grammar
     ratio             REAL NOT NULL,     -- omsg_bytes / rasg_bytes (the paper: 0.78 on average)
     vertical_bytes    INTEGER,           -- with --vertical: all per-instruction grammars; else NULL
     PRIMARY KEY (run)
