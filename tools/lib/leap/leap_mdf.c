@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "leap/leap_mdf.h"
+#include "leap/leap_writes.h"
 #include "base/array.h"
 #include "base/u64map.h"
 #include "memrec_trace.h"
@@ -243,8 +244,10 @@ typedef struct solver {
     leap_mdf *out;
     uint64_t budget;            /* load points solved per stream (0: all) */
     u64map pairs;               /* (store << 32 | load) -> conflicts */
-    store_box *boxes;           /* the group's store LMADs: by width class,
-                                 * then by fmin (see box_class) */
+    leap_writes writes;         /* the group's short store LMADs, point by
+                                 * point (leap_writes.h) */
+    store_box *boxes;           /* the group's longer store LMADs: by width
+                                 * class, then by fmin (see box_class) */
     size_t cap_boxes;
     uint32_t nboxes;
     span box_class[NCLASSES];   /* the boxes of each class; after the last,
@@ -289,14 +292,20 @@ static int by_class_fmin(const void *a, const void *b)
     return x->fmin < y->fmin ? -1 : x->fmin > y->fmin;
 }
 
-/* The boxes of the group's store LMADs. */
+/* The group's store LMADs: the short ones as writes, the others as boxes. */
 static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
 {
     s->nboxes = s->nshapes = 0;
+    leap_writes_clear(&s->writes);
     for (uint32_t i = 0; i < nstores; i++) {
         const leap_stream *st = leap_stream_get(s->l, stores[i]);
         uint32_t size = leap_insn_get(s->l, st->insn)->size;
         for (uint32_t j = 0; j < st->lmads.n; j++) {
+            if (lmad_points(&st->lmads.lmads[j]) <= LEAP_WRITES_MAX_POINTS) {
+                if (leap_writes_add(&s->writes, &st->lmads.lmads[j], size, st->insn) < 0)
+                    return -1;
+                continue;
+            }
             if (ARRAY_FIT(s->boxes, s->cap_boxes, s->nboxes + 1) < 0)
                 return -1;
             store_box *b = &s->boxes[s->nboxes++];
@@ -310,6 +319,7 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
             b->shape = -1;
         }
     }
+    leap_writes_sort(&s->writes);
     if (s->nboxes > 1)
         qsort(s->boxes, s->nboxes, sizeof *s->boxes, by_class_fmin);
     uint32_t i = 0;
@@ -363,6 +373,15 @@ static int add_candidate(solver *s, store_box *b)
     return 0;
 }
 
+/* Candidates by the time of their last point, latest first. */
+static int by_tlast_down(const void *a, const void *b)
+{
+    const candidate *x = a, *y = b;
+    if (x->tlast != y->tlast)
+        return x->tlast > y->tlast ? -1 : 1;
+    return x->shape < y->shape ? -1 : x->shape > y->shape;
+}
+
 /* The store LMADs of the group that may feed load stream ls: boxes
  * overlapping the box of its LMADs, starting before its last point. Once
  * per load stream (its LMADs are often short and many). */
@@ -410,6 +429,11 @@ static int gather(solver *s, const lmad_stream *ls)
             }
         }
     }
+    /* The wide ones latest first: a point stops at the first that ends
+     * before the writer it has. */
+    uint32_t wide = s->cand_class[NCLASSES - 1].end;
+    if (s->ncand - wide > 1)
+        qsort(s->cand + wide, s->ncand - wide, sizeof *s->cand, by_tlast_down);
     return 0;
 }
 
@@ -443,9 +467,11 @@ static int summary_covers(const lmad_summary *o, uint32_t size, const int64_t *p
  * the load) is left out of the sample. */
 static int solve_point(solver *s, const int64_t *p, uint32_t load)
 {
-    int64_t best = -1;
     uint32_t writer = 0;
     int64_t off = p[LEAP_OFFSET];
+    /* The short LMADs' last write first: the boxes that end before it
+     * are then not solved. */
+    int64_t best = leap_writes_last(&s->writes, p[LEAP_OBJECT], off, p[LEAP_TIME], &writer);
     for (uint32_t k = 0; k <= NCLASSES; k++) {
         /* Class k's candidates that may cover the byte start within
          * [offset - widest, offset]; the wide ones (k = NCLASSES) all. */
@@ -456,7 +482,7 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
             i = s->cand_class[NCLASSES - 1].end;
         for (; i < end; i++) {
             const candidate *c = &s->cand[i];
-            if (k < NCLASSES && c->fmin > off)
+            if (k < NCLASSES ? c->fmin > off : c->tlast <= best)
                 break;
             if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
                 off < c->fmin || off > c->fmax ||
@@ -689,6 +715,7 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     free(s.shapes);
     free(s.ld_boxes);
     free(s.boxes);
+    leap_writes_free(&s.writes);
     free(s.over);
     free(s.over_size);
     free(s.guess);
