@@ -174,33 +174,15 @@ static void lmad_range(const lmad *m, uint32_t d, int64_t *min, int64_t *max)
     lmad_extent(m, d, m->nouter + 1, min, max);
 }
 
-/* The object and offset ranges of a load LMAD (or of a whole stream). */
-typedef struct range_box {
-    int64_t omin, omax, fmin, fmax;
-} range_box;
-
-static int summary_meets(const lmad_summary *o, uint32_t size, const range_box *b)
-{
-    return o->max[LEAP_OBJECT] >= b->omin && o->min[LEAP_OBJECT] <= b->omax &&
-           o->max[LEAP_OFFSET] + (int64_t)size - 1 >= b->fmin &&
-           o->min[LEAP_OFFSET] <= b->fmax;
-}
-
-/* Whether the summary of a store stream (size bytes) may cover bytes that
- * a load stream reads: its LMADs' boxes (n of them) and all, whole, the
- * box around them, tried first (a load stream meets most summaries of its
- * group not at all). */
-static int summary_may_feed(const lmad_summary *o, uint32_t size,
-                            const range_box *boxes, uint32_t n, const range_box *all)
-{
-    if (!summary_meets(o, size, all))
-        return 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (summary_meets(o, size, &boxes[i]))
-            return 1;
-    return 0;
-}
-
+/* A summarised store stream of the group: its summary, the size of its
+ * writes, and the times a point is tested against first (most points of
+ * an irregular group are early, before most summaries begin). */
+typedef struct over_ref {
+    int64_t first, last;        /* times of its first and last summarised
+                                 * points */
+    const lmad_summary *o;
+    uint32_t size;
+} over_ref;
 
 /* A store LMAD of the group with its bounding box, made once per group
  * so that finding a load LMAD's candidates is a scan of boxes. */
@@ -261,13 +243,12 @@ typedef struct solver {
     uint32_t ncand;
     span cand_class[NCLASSES];  /* the candidates of each class, by fmin;
                                  * after the last, the wide ones */
-    const lmad_stream **over;   /* store streams with a summary that may
-                                 * cover the current load stream */
-    uint32_t *over_size;        /* their access sizes */
-    size_t cap_over, cap_over_size;
+    over_ref *over;             /* the group's summarised store streams,
+                                 * by first time */
+    size_t cap_over;
     uint32_t nover;
-    range_box *ld_boxes;        /* the current load stream's LMADs' boxes */
-    size_t cap_ld_boxes;
+    uint32_t hit;               /* the one that last covered a point: the
+                                 * next point's most likely, tried first */
     int guessing;               /* the second pass: guessed loads only */
     uint8_t *guess;             /* per instruction: a load to guess */
 } solver;
@@ -461,6 +442,22 @@ static int summary_covers(const lmad_summary *o, uint32_t size, const int64_t *p
     return 1;
 }
 
+/* Whether summarised stream r may have written the point's first byte
+ * after best, before the point. */
+static inline int over_covers(const over_ref *r, const int64_t *p, int64_t best)
+{
+    return r->first < p[LEAP_TIME] && r->last > best && summary_covers(r->o, r->size, p);
+}
+
+/* By first time (then by summary, for a total order). */
+static int by_first(const void *a, const void *b)
+{
+    const over_ref *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return x->o < y->o ? -1 : x->o > y->o;
+}
+
 /* One load point against the candidates: its last writer gets a conflict.
  * A point whose last writer the profile cannot tell (a summarised store
  * may have written its byte after the last write the LMADs show, before
@@ -497,12 +494,16 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
             }
         }
     }
-    for (uint32_t i = 0; i < s->nover; i++) {
-        const lmad_summary *o = &s->over[i]->over;
-        if (o->first[LEAP_TIME] < p[LEAP_TIME] && o->max[LEAP_TIME] > best &&
-            summary_covers(o, s->over_size[i], p))
-            return 0;
-    }
+    if (s->guessing)
+        ;                       /* the summaries left out */
+    else if (s->hit < s->nover && over_covers(&s->over[s->hit], p, best))
+        return 0;
+    else
+        for (uint32_t i = 0; i < s->nover && s->over[i].first < p[LEAP_TIME]; i++)
+            if (over_covers(&s->over[i], p, best)) {
+                s->hit = i;
+                return 0;
+            }
     if (s->guessing)
         s->out->guessed[load]++;
     else
@@ -555,68 +556,41 @@ static int solve_stream(solver *s, const leap_stream *ld)
     return 0;
 }
 
-/* The boxes of ls's LMADs into s->ld_boxes, and the box around them. */
-static int load_boxes(solver *s, const lmad_stream *ls, range_box *all)
-{
-    if (ARRAY_FIT(s->ld_boxes, s->cap_ld_boxes, ls->n) < 0)
-        return -1;
-    *all = (range_box){ INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
-    for (uint32_t i = 0; i < ls->n; i++) {
-        range_box *b = &s->ld_boxes[i];
-        lmad_range(&ls->lmads[i], LEAP_OBJECT, &b->omin, &b->omax);
-        lmad_range(&ls->lmads[i], LEAP_OFFSET, &b->fmin, &b->fmax);
-        all->omin = b->omin < all->omin ? b->omin : all->omin;
-        all->omax = b->omax > all->omax ? b->omax : all->omax;
-        all->fmin = b->fmin < all->fmin ? b->fmin : all->fmin;
-        all->fmax = b->fmax > all->fmax ? b->fmax : all->fmax;
-    }
-    return 0;
-}
-
 /* Every load stream of one group against the group's store streams. */
 static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
 {
-    /* The group's store streams; those with a summary first. */
-    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0, nsummarised = 0;
+    /* The group's store streams; those with a summary also by first
+     * time. */
+    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0;
     if (!stores)
         return -1;
-    for (uint32_t i = 0; i < n; i++) {
+    s->nover = s->hit = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *st = leap_stream_get(s->l, streams[i]);
-        if (!(leap_insn_get(s->l, st->insn)->kind & MR_STORE))
+        const leap_insn *in = leap_insn_get(s->l, st->insn);
+        if (!(in->kind & MR_STORE))
             continue;
         stores[nstores++] = streams[i];
-        if (st->lmads.over.count) {
-            stores[nstores - 1] = stores[nsummarised];
-            stores[nsummarised++] = streams[i];
-        }
+        if (!st->lmads.over.count)
+            continue;
+        if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0)
+            rc = -1;
+        else
+            s->over[s->nover++] = (over_ref){ st->lmads.over.first[LEAP_TIME],
+                                              st->lmads.over.max[LEAP_TIME],
+                                              &st->lmads.over, in->size };
     }
-    int rc = make_boxes(s, stores, nstores);
+    if (s->nover > 1)
+        qsort(s->over, s->nover, sizeof *s->over, by_first);
+    if (rc == 0)
+        rc = make_boxes(s, stores, nstores);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *ld = leap_stream_get(s->l, streams[i]);
         if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD) ||
             (s->guessing && !s->guess[ld->insn]))
             continue;
-        s->nover = 0;
-        range_box all;
-        if (nsummarised && load_boxes(s, &ld->lmads, &all) < 0)
-            rc = -1;
-        for (uint32_t j = 0; j < nsummarised && rc == 0; j++) {
-            const leap_stream *st = leap_stream_get(s->l, stores[j]);
-            uint32_t size = leap_insn_get(s->l, st->insn)->size;
-            if (!summary_may_feed(&st->lmads.over, size, s->ld_boxes, ld->lmads.n, &all))
-                continue;
-            if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0 ||
-                ARRAY_FIT(s->over_size, s->cap_over_size, s->nover + 1) < 0) {
-                rc = -1;
-                break;
-            }
-            s->over[s->nover] = &st->lmads;
-            s->over_size[s->nover++] = size;
-        }
-        if (s->guessing)
-            s->nover = 0;               /* the summaries left out */
-        if (rc == 0)
-            rc = solve_stream(s, ld);
+        rc = solve_stream(s, ld);
     }
     free(stores);
     return rc;
@@ -713,11 +687,9 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     free(order);
     free(s.cand);
     free(s.shapes);
-    free(s.ld_boxes);
     free(s.boxes);
     leap_writes_free(&s.writes);
     free(s.over);
-    free(s.over_size);
     free(s.guess);
     u64map_free(&s.pairs);
     return rc;
