@@ -300,7 +300,8 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
             b->shape = -1;
         }
     }
-    leap_writes_sort(&s->writes);
+    if (leap_writes_sort(&s->writes) < 0)
+        return -1;
     if (s->nboxes > 1)
         qsort(s->boxes, s->nboxes, sizeof *s->boxes, by_class_fmin);
     uint32_t i = 0;

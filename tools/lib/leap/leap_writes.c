@@ -53,20 +53,33 @@ static int by_key(const void *pa, const void *pb)
     return c ? c : (a->insn > b->insn) - (a->insn < b->insn);
 }
 
-void leap_writes_sort(leap_writes *x)
+int leap_writes_sort(leap_writes *x)
 {
     if (x->n > 1)
         qsort(x->w, x->n, sizeof *x->w, by_key);
+    x->nruns = 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const leap_write *w = &x->w[i];
+        leap_write_run *r = x->nruns ? &x->runs[x->nruns - 1] : NULL;
+        if (r && r->object == w->object && r->offset == w->offset && r->size == w->size) {
+            r->end = i + 1;
+            continue;
+        }
+        if (ARRAY_FIT(x->runs, x->cap_runs, (size_t)x->nruns + 1) < 0)
+            return -1;
+        x->runs[x->nruns++] = (leap_write_run){ w->object, w->offset, w->size, i, i + 1 };
+    }
+    return 0;
 }
 
-/* The first of w[lo, hi) not before the key (hi when none). */
-static uint32_t first_from(const leap_write *w, uint32_t lo, uint32_t hi,
-                           int64_t object, int64_t offset, uint32_t size,
-                           int64_t time)
+/* The first run not before (object, offset). */
+static uint32_t first_run(const leap_writes *x, int64_t object, int64_t offset)
 {
+    uint32_t lo = 0, hi = x->nruns;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (key_cmp(&w[mid], object, offset, size, time) < 0)
+        const leap_write_run *r = &x->runs[mid];
+        if (r->object < object || (r->object == object && r->offset < offset))
             lo = mid + 1;
         else
             hi = mid;
@@ -74,14 +87,12 @@ static uint32_t first_from(const leap_write *w, uint32_t lo, uint32_t hi,
     return lo;
 }
 
-/* The first of w[lo, hi) past the run of (object, offset, size). */
-static uint32_t run_end(const leap_write *w, uint32_t lo, uint32_t hi,
-                        int64_t object, int64_t offset, uint32_t size)
+/* The first of w[lo, hi) at t or later (a run: in time order). */
+static uint32_t before_time(const leap_write *w, uint32_t lo, uint32_t hi, int64_t t)
 {
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        const leap_write *m = &w[mid];
-        if (m->object == object && m->offset == offset && m->size == size)
+        if (w[mid].time < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -92,24 +103,18 @@ static uint32_t run_end(const leap_write *w, uint32_t lo, uint32_t hi,
 int64_t leap_writes_last(const leap_writes *x, int64_t object, int64_t offset,
                          int64_t t, uint32_t *insn)
 {
-    const leap_write *w = x->w;
     int64_t best = -1;
     /* The first run that may reach the byte starts widest - 1 before it. */
-    uint32_t i = first_from(w, 0, x->n, object, offset - (int64_t)x->widest + 1, 0,
-                            INT64_MIN);
-    while (i < x->n && w[i].object == object && w[i].offset <= offset) {
-        const leap_write *r = &w[i];
-        /* The run of (object, offset, size): [i, end). */
-        uint32_t end = run_end(w, i + 1, x->n, r->object, r->offset, r->size);
-        if (r->offset + (int64_t)r->size - 1 >= offset) {
-            /* The run's writes before t: [i, before). */
-            uint32_t before = first_from(w, i, end, r->object, r->offset, r->size, t);
-            if (before > i && w[before - 1].time > best) {
-                best = w[before - 1].time;
-                *insn = w[before - 1].insn;
-            }
+    for (uint32_t i = first_run(x, object, offset - (int64_t)x->widest + 1);
+         i < x->nruns && x->runs[i].object == object && x->runs[i].offset <= offset; i++) {
+        const leap_write_run *r = &x->runs[i];
+        if (r->offset + (int64_t)r->size - 1 < offset)
+            continue;           /* ends before the byte */
+        uint32_t b = before_time(x->w, r->begin, r->end, t);
+        if (b > r->begin && x->w[b - 1].time > best) {
+            best = x->w[b - 1].time;
+            *insn = x->w[b - 1].insn;
         }
-        i = end;
     }
     return best;
 }
@@ -117,5 +122,6 @@ int64_t leap_writes_last(const leap_writes *x, int64_t object, int64_t offset,
 void leap_writes_free(leap_writes *x)
 {
     free(x->w);
+    free(x->runs);
     *x = (leap_writes){ 0 };
 }

@@ -11,9 +11,10 @@
  * entries, and a byte's writers are found by offset and time alone.
  *
  * The writes are sorted by (object, offset, size, time): the writes of one
- * (object, offset, size) are a run in time order. A byte is covered by the
- * runs that start at most `widest - 1` bytes before it and reach it; in
- * each, the last write before the time is a binary search.
+ * (object, offset, size) are a run in time order, and the runs are listed
+ * apart in that order. A byte is covered by the runs that start at most
+ * `widest - 1` bytes before it and reach it (a binary search finds the
+ * first); in each, the last write before the time is a binary search.
  */
 #ifndef MEMREC_LEAP_WRITES_H
 #define MEMREC_LEAP_WRITES_H
@@ -34,12 +35,22 @@ typedef struct leap_write {
     uint32_t insn;
 } leap_write;
 
+/* The writes of one (object, offset, size): w[begin, end). */
+typedef struct leap_write_run {
+    int64_t object, offset;
+    uint32_t size;
+    uint32_t begin, end;
+} leap_write_run;
+
 /* The index of one group's short store LMADs. Zero-initialise. */
 typedef struct leap_writes {
     leap_write *w;              /* sorted by (object, offset, size, time)
                                  * once leap_writes_sort ran */
     size_t cap;
     uint32_t n;
+    leap_write_run *runs;       /* in the same order (leap_writes_sort) */
+    size_t cap_runs;
+    uint32_t nruns;
     uint32_t widest;            /* the largest size: how far before a byte
                                  * a covering write may start */
 } leap_writes;
@@ -52,8 +63,9 @@ void leap_writes_clear(leap_writes *x);
  * 1) by insn. 0, or -1 when out of memory. */
 int leap_writes_add(leap_writes *x, const lmad *m, uint32_t size, uint32_t insn);
 
-/* Sorts the writes added: call before leap_writes_last. */
-void leap_writes_sort(leap_writes *x);
+/* Sorts the writes added and lists their runs: call before
+ * leap_writes_last. 0, or -1 when out of memory. */
+int leap_writes_sort(leap_writes *x);
 
 /* The time of the last write before t that covers byte offset of object,
  * its writer in *insn; -1 (and *insn untouched) when none. */
