@@ -193,9 +193,10 @@ static void random_sets(void **state)
 
 /* The solver against the exact last writer: random stores and loads of
  * several sizes over two groups, loops among them (long LMADs, solved as
- * boxes) and scattered accesses (short ones, solved as writes), a cap
- * that nothing reaches, every point solved. */
-enum { NSTORES = 12, NLOADS = 12, SPAN = 256 };
+ * boxes of every width class: strides up to 100 times the size) and
+ * scattered accesses in the first 512 bytes (short LMADs, solved as
+ * writes), a cap that nothing reaches, every point solved. */
+enum { NSTORES = 12, NLOADS = 12, SPAN = 16384 };
 
 static void solver_exact(void **state)
 {
@@ -215,9 +216,10 @@ static void solver_exact(void **state)
             int store = rand() % 2;
             uint32_t insn = store ? (uint32_t)(rand() % NSTORES) : NSTORES + (uint32_t)(rand() % NLOADS);
             uint32_t size = sizes[insn % 4], group = insn % 2;
-            uint64_t off = (uint64_t)(rand() % SPAN) & ~(uint64_t)(size - 1);
+            uint64_t off = (uint64_t)(rand() % 512) & ~(uint64_t)(size - 1);
             int run = rand() % 10 == 0 ? 20 + rand() % 30 : 1;  /* a loop */
-            for (int k = 0; k < run && off + size <= SPAN; k++, off += size) {
+            uint64_t step = size * (rand() % 2 ? 1 : 1 + (uint64_t)(rand() % 100));
+            for (int k = 0; k < run && off + size <= SPAN; k++, off += step) {
                 assert_int_equal(leap_access(l, insn, store ? MR_STORE : MR_LOAD, size,
                                              group, 0, off), 0);
                 if (store) {
