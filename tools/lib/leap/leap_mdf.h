@@ -20,7 +20,10 @@
  * store LMAD (outer levels, algo/lmad.h) is solved level by level from the
  * outermost: the same inequalities on each copy's extent narrow a level's
  * copies to an interval, tried latest first, so a loop nest costs a few
- * steps per level, never an expansion.
+ * steps per level, never an expansion. A store LMAD of a few points
+ * (leap_writes.h) is taken as its writes instead, indexed by offset and
+ * time: irregular groups are made of them, and their boxes are wide and
+ * nearly empty.
  *
  * Summarised streams. What is past a stream's cap is not known element by
  * element, so the sample of a load stream stops at the first time some
