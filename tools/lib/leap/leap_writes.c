@@ -57,9 +57,14 @@ int leap_writes_sort(leap_writes *x)
 {
     if (x->n > 1)
         qsort(x->w, x->n, sizeof *x->w, by_key);
+    if (ARRAY_FIT(x->time, x->cap_time, x->n) < 0 ||
+        ARRAY_FIT(x->insn, x->cap_insn, x->n) < 0)
+        return -1;
     x->nruns = 0;
     for (uint32_t i = 0; i < x->n; i++) {
         const leap_write *w = &x->w[i];
+        x->time[i] = w->time;
+        x->insn[i] = w->insn;
         leap_write_run *r = x->nruns ? &x->runs[x->nruns - 1] : NULL;
         if (r && r->object == w->object && r->offset == w->offset && r->size == w->size) {
             r->end = i + 1;
@@ -87,12 +92,12 @@ static uint32_t first_run(const leap_writes *x, int64_t object, int64_t offset)
     return lo;
 }
 
-/* The first of w[lo, hi) at t or later (a run: in time order). */
-static uint32_t before_time(const leap_write *w, uint32_t lo, uint32_t hi, int64_t t)
+/* The first of time[lo, hi) at t or later (a run: in time order). */
+static uint32_t before_time(const int64_t *time, uint32_t lo, uint32_t hi, int64_t t)
 {
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (w[mid].time < t)
+        if (time[mid] < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -110,10 +115,10 @@ int64_t leap_writes_last(const leap_writes *x, int64_t object, int64_t offset,
         const leap_write_run *r = &x->runs[i];
         if (r->offset + (int64_t)r->size - 1 < offset)
             continue;           /* ends before the byte */
-        uint32_t b = before_time(x->w, r->begin, r->end, t);
-        if (b > r->begin && x->w[b - 1].time > best) {
-            best = x->w[b - 1].time;
-            *insn = x->w[b - 1].insn;
+        uint32_t b = before_time(x->time, r->begin, r->end, t);
+        if (b > r->begin && x->time[b - 1] > best) {
+            best = x->time[b - 1];
+            *insn = x->insn[b - 1];
         }
     }
     return best;
@@ -123,5 +128,7 @@ void leap_writes_free(leap_writes *x)
 {
     free(x->w);
     free(x->runs);
+    free(x->time);
+    free(x->insn);
     *x = (leap_writes){ 0 };
 }

@@ -35,7 +35,7 @@ typedef struct leap_write {
     uint32_t insn;
 } leap_write;
 
-/* The writes of one (object, offset, size): w[begin, end). */
+/* The writes of one (object, offset, size): entries [begin, end). */
 typedef struct leap_write_run {
     int64_t object, offset;
     uint32_t size;
@@ -51,6 +51,10 @@ typedef struct leap_writes {
     leap_write_run *runs;       /* in the same order (leap_writes_sort) */
     size_t cap_runs;
     uint32_t nruns;
+    int64_t *time;              /* w's times and writers apart, in w's */
+    uint32_t *insn;             /* order: a run's binary search in time
+                                 * reads 8 bytes an entry, not 32 */
+    size_t cap_time, cap_insn;
     uint32_t widest;            /* the largest size: how far before a byte
                                  * a covering write may start */
 } leap_writes;
