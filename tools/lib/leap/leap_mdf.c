@@ -249,17 +249,21 @@ typedef struct solver {
     uint32_t nover;
     uint32_t hit;               /* the one that last covered a point: the
                                  * next point's most likely, tried first */
-    int guessing;               /* the second pass: guessed loads only */
-    uint8_t *guess;             /* per instruction: a load to guess */
+    u64map tentative;           /* (store << 32 | load) -> conflicts of the
+                                 * points that were not decided: a load
+                                 * none of whose points is decided is
+                                 * guessed from them (leap_mdf.h) */
+    uint64_t *undecided;        /* per instruction: its points not decided */
 } solver;
 
-static int count_conflict(solver *s, uint32_t store, uint32_t load)
+/* n more conflicts of (store, load) in map m. */
+static int count_pair(u64map *m, uint32_t store, uint32_t load, uint64_t n)
 {
     int added;
-    void **slot = u64map_slot_of(&s->pairs, (uint64_t)store << 32 | load, &added);
+    void **slot = u64map_slot_of(m, (uint64_t)store << 32 | load, &added);
     if (!slot)
         return -1;
-    *slot = (void *)((uintptr_t)*slot + 1);
+    *slot = (void *)((uintptr_t)*slot + n);
     return 0;
 }
 
@@ -495,21 +499,18 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
             }
         }
     }
-    if (s->guessing)
-        ;                       /* the summaries left out */
-    else if (s->hit < s->nover && over_covers(&s->over[s->hit], p, best))
-        return 0;
-    else
-        for (uint32_t i = 0; i < s->nover && s->over[i].first < p[LEAP_TIME]; i++)
-            if (over_covers(&s->over[i], p, best)) {
-                s->hit = i;
-                return 0;
-            }
-    if (s->guessing)
-        s->out->guessed[load]++;
-    else
-        s->out->sampled[load]++;
-    return best >= 0 ? count_conflict(s, writer, load) : 0;
+    int covered = s->hit < s->nover && over_covers(&s->over[s->hit], p, best);
+    for (uint32_t i = 0; !covered && i < s->nover && s->over[i].first < p[LEAP_TIME]; i++)
+        if (over_covers(&s->over[i], p, best))
+            covered = 1, s->hit = i;
+    if (covered) {
+        /* Not decided. Its answer with the summaries left out is kept
+         * apart: the load's guess, if no point of it is decided. */
+        s->undecided[load]++;
+        return best >= 0 ? count_pair(&s->tentative, writer, load, 1) : 0;
+    }
+    s->out->sampled[load]++;
+    return best >= 0 ? count_pair(&s->pairs, writer, load, 1) : 0;
 }
 
 /* splitmix64: the deterministic random numbers of the stratified sample. */
@@ -588,10 +589,8 @@ static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
         rc = make_boxes(s, stores, nstores);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *ld = leap_stream_get(s->l, streams[i]);
-        if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD) ||
-            (s->guessing && !s->guess[ld->insn]))
-            continue;
-        rc = solve_stream(s, ld);
+        if (leap_insn_get(s->l, ld->insn)->kind & MR_LOAD)
+            rc = solve_stream(s, ld);
     }
     free(stores);
     return rc;
@@ -633,24 +632,44 @@ static int collect(solver *s)
     return 0;
 }
 
-/* One pass over the groups (those holding a load to guess, when
- * guessing). order: the streams by group. */
+/* Every group in turn. order: the streams by group. */
 static int solve_groups(solver *s, const uint32_t *order, uint32_t n)
 {
     const leap *l = s->l;
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0;) {    /* one group at a time */
         uint32_t j = i, g = leap_stream_get(l, order[i])->group;
-        int wanted = !s->guessing;
-        while (j < n && leap_stream_get(l, order[j])->group == g) {
-            wanted |= s->guess[leap_stream_get(l, order[j])->insn];
+        while (j < n && leap_stream_get(l, order[j])->group == g)
             j++;
-        }
-        if (wanted)
-            rc = solve_group(s, order + i, j - i);
+        rc = solve_group(s, order + i, j - i);
         i = j;
     }
     return rc;
+}
+
+/* Loads with captured points none of which was decided are guessed: their
+ * points' answers with the summaries left out, kept apart while solving,
+ * join the pairs. guess: per instruction, scratch. */
+static int add_guesses(solver *s, uint8_t *guess)
+{
+    const leap *l = s->l;
+    leap_mdf *out = s->out;
+    for (uint32_t i = 0; i < leap_nstreams(l); i++) {
+        const leap_stream *st = leap_stream_get(l, i);
+        if ((leap_insn_get(l, st->insn)->kind & MR_LOAD) && st->lmads.n &&
+            !out->sampled[st->insn]) {
+            guess[st->insn] = 1;
+            out->guessed[st->insn] = s->undecided[st->insn];
+        }
+    }
+    for (size_t i = 0; i < s->tentative.cap; i++) {
+        const u64map_slot *sl = &s->tentative.slots[i];
+        if (sl->used && guess[(uint32_t)sl->key] &&
+            count_pair(&s->pairs, (uint32_t)(sl->key >> 32), (uint32_t)sl->key,
+                       (uint64_t)(uintptr_t)sl->value) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
@@ -663,26 +682,17 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     size_t ni = out->ninsns ? out->ninsns : 1;
     out->sampled = calloc(ni, sizeof *out->sampled);
     out->guessed = calloc(ni, sizeof *out->guessed);
-    s.guess = calloc(ni, 1);
-    int rc = order && out->sampled && out->guessed && s.guess ? 0 : -1;
+    s.undecided = calloc(ni, sizeof *s.undecided);
+    uint8_t *guess = calloc(ni, 1);
+    int rc = order && out->sampled && out->guessed && s.undecided && guess ? 0 : -1;
     for (uint32_t i = 0; i < n && rc == 0; i++)
         order[i] = i;
     if (rc == 0) {
         qsort_r(order, n, sizeof *order, by_group, (void *)l);
         rc = solve_groups(&s, order, n);
     }
-    /* Loads with captured points none of which was decided: guessed. */
-    int any = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        const leap_stream *st = leap_stream_get(l, i);
-        if ((leap_insn_get(l, st->insn)->kind & MR_LOAD) && st->lmads.n &&
-            !out->sampled[st->insn])
-            any = s.guess[st->insn] = 1;
-    }
-    if (rc == 0 && any) {
-        s.guessing = 1;
-        rc = solve_groups(&s, order, n);
-    }
+    if (rc == 0)
+        rc = add_guesses(&s, guess);
     if (rc == 0)
         rc = collect(&s);
     free(order);
@@ -691,8 +701,10 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     free(s.boxes);
     leap_writes_free(&s.writes);
     free(s.over);
-    free(s.guess);
+    free(s.undecided);
+    free(guess);
     u64map_free(&s.pairs);
+    u64map_free(&s.tentative);
     return rc;
 }
 

@@ -32,9 +32,10 @@
  * told. The load's own summarised part is outside the sample too. The
  * frequencies measured on the sample are those reported for the load
  * (conflicts are scaled to all its executions when stored). A load none
- * of whose sampled points is decided is guessed: its points solved again
- * with the summaries left out (the LMADs' last writer taken, as if the
- * summarised writes were older), counted in `guessed`, not `sampled`.
+ * of whose sampled points is decided is guessed: its points' answers with
+ * the summaries left out (the LMADs' last writer taken, as if the
+ * summarised writes were older; kept apart while solving, so one pass
+ * does both), counted in `guessed`, not `sampled`.
  */
 #ifndef MEMREC_LEAP_MDF_H
 #define MEMREC_LEAP_MDF_H
