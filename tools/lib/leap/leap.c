@@ -7,6 +7,7 @@
 
 #include "leap/leap.h"
 #include "base/array.h"
+#include "base/u64map.h"
 
 struct leap {
     uint32_t max_lmads;
@@ -17,6 +18,10 @@ struct leap {
     leap_stream *streams;
     size_t cap_streams;
     uint32_t nstreams;
+    u64map stream_by;           /* insn << 32 | group -> stream + 1: an
+                                 * instruction that touches many groups (a
+                                 * refcount update in CPython: 121) finds
+                                 * its stream without walking its list */
     uint32_t *stream_at;        /* leap_batch's scratch */
     size_t cap_stream_at;
     uint32_t *occurrences;      /* per instruction: its accesses in the
@@ -48,6 +53,7 @@ void leap_free(leap *l)
     for (uint32_t i = 0; i < l->nstreams; i++)
         lmad_stream_free(&l->streams[i].lmads);
     free(l->streams);
+    u64map_free(&l->stream_by);
     free(l->stream_at);
     free(l->occurrences);
     free(l->insns);
@@ -79,15 +85,18 @@ static leap_insn *insn_of(leap *l, uint32_t insn, uint8_t kind, uint32_t size)
     return in;
 }
 
-/* The stream of (insn, group): the last one used, else a walk of the
- * instruction's list, else a new one. LEAP_NONE when out of memory. */
+/* The stream of (insn, group): the last one used, else the map's, else a
+ * new one. LEAP_NONE when out of memory. */
 static uint32_t stream_of(leap *l, leap_insn *in, uint32_t insn, uint32_t group)
 {
     if (in->last != LEAP_NONE && l->streams[in->last].group == group)
         return in->last;
-    for (uint32_t s = in->first; s != LEAP_NONE; s = l->streams[s].next)
-        if (l->streams[s].group == group)
-            return in->last = s;
+    int added;
+    void **slot = u64map_slot_of(&l->stream_by, (uint64_t)insn << 32 | group, &added);
+    if (!slot)
+        return LEAP_NONE;
+    if (*slot)
+        return in->last = (uint32_t)((uintptr_t)*slot - 1);
     if (ARRAY_FIT(l->streams, l->cap_streams, (size_t)l->nstreams + 1) < 0)
         return LEAP_NONE;
     uint32_t s = l->nstreams++;
@@ -97,6 +106,7 @@ static uint32_t stream_of(leap *l, leap_insn *in, uint32_t insn, uint32_t group)
     st->next = in->first;
     lmad_stream_init(&st->lmads, LEAP_DIMS, l->max_lmads);
     in->first = s;
+    *slot = (void *)(uintptr_t)(s + 1);
     return in->last = s;
 }
 

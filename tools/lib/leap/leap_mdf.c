@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "leap/leap_mdf.h"
+#include "leap/leap_writes.h"
 #include "base/array.h"
 #include "base/u64map.h"
 #include "memrec_trace.h"
@@ -173,33 +174,15 @@ static void lmad_range(const lmad *m, uint32_t d, int64_t *min, int64_t *max)
     lmad_extent(m, d, m->nouter + 1, min, max);
 }
 
-/* The object and offset ranges of a load LMAD (or of a whole stream). */
-typedef struct range_box {
-    int64_t omin, omax, fmin, fmax;
-} range_box;
-
-static int summary_meets(const lmad_summary *o, uint32_t size, const range_box *b)
-{
-    return o->max[LEAP_OBJECT] >= b->omin && o->min[LEAP_OBJECT] <= b->omax &&
-           o->max[LEAP_OFFSET] + (int64_t)size - 1 >= b->fmin &&
-           o->min[LEAP_OFFSET] <= b->fmax;
-}
-
-/* Whether the summary of a store stream (size bytes) may cover bytes that
- * a load stream reads: its LMADs' boxes (n of them) and all, whole, the
- * box around them, tried first (a load stream meets most summaries of its
- * group not at all). */
-static int summary_may_feed(const lmad_summary *o, uint32_t size,
-                            const range_box *boxes, uint32_t n, const range_box *all)
-{
-    if (!summary_meets(o, size, all))
-        return 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (summary_meets(o, size, &boxes[i]))
-            return 1;
-    return 0;
-}
-
+/* A summarised store stream of the group: its summary, the size of its
+ * writes, and the times a point is tested against first (most points of
+ * an irregular group are early, before most summaries begin). */
+typedef struct over_ref {
+    int64_t first, last;        /* times of its first and last summarised
+                                 * points */
+    const lmad_summary *o;
+    uint32_t size;
+} over_ref;
 
 /* A store LMAD of the group with its bounding box, made once per group
  * so that finding a load LMAD's candidates is a scan of boxes. */
@@ -243,8 +226,10 @@ typedef struct solver {
     leap_mdf *out;
     uint64_t budget;            /* load points solved per stream (0: all) */
     u64map pairs;               /* (store << 32 | load) -> conflicts */
-    store_box *boxes;           /* the group's store LMADs: by width class,
-                                 * then by fmin (see box_class) */
+    leap_writes writes;         /* the group's short store LMADs, point by
+                                 * point (leap_writes.h) */
+    store_box *boxes;           /* the group's longer store LMADs: by width
+                                 * class, then by fmin (see box_class) */
     size_t cap_boxes;
     uint32_t nboxes;
     span box_class[NCLASSES];   /* the boxes of each class; after the last,
@@ -258,24 +243,27 @@ typedef struct solver {
     uint32_t ncand;
     span cand_class[NCLASSES];  /* the candidates of each class, by fmin;
                                  * after the last, the wide ones */
-    const lmad_stream **over;   /* store streams with a summary that may
-                                 * cover the current load stream */
-    uint32_t *over_size;        /* their access sizes */
-    size_t cap_over, cap_over_size;
+    over_ref *over;             /* the group's summarised store streams,
+                                 * by first time */
+    size_t cap_over;
     uint32_t nover;
-    range_box *ld_boxes;        /* the current load stream's LMADs' boxes */
-    size_t cap_ld_boxes;
-    int guessing;               /* the second pass: guessed loads only */
-    uint8_t *guess;             /* per instruction: a load to guess */
+    uint32_t hit;               /* the one that last covered a point: the
+                                 * next point's most likely, tried first */
+    u64map tentative;           /* (store << 32 | load) -> conflicts of the
+                                 * points that were not decided: a load
+                                 * none of whose points is decided is
+                                 * guessed from them (leap_mdf.h) */
+    uint64_t *undecided;        /* per instruction: its points not decided */
 } solver;
 
-static int count_conflict(solver *s, uint32_t store, uint32_t load)
+/* n more conflicts of (store, load) in map m. */
+static int count_pair(u64map *m, uint32_t store, uint32_t load, uint64_t n)
 {
     int added;
-    void **slot = u64map_slot_of(&s->pairs, (uint64_t)store << 32 | load, &added);
+    void **slot = u64map_slot_of(m, (uint64_t)store << 32 | load, &added);
     if (!slot)
         return -1;
-    *slot = (void *)((uintptr_t)*slot + 1);
+    *slot = (void *)((uintptr_t)*slot + n);
     return 0;
 }
 
@@ -289,14 +277,20 @@ static int by_class_fmin(const void *a, const void *b)
     return x->fmin < y->fmin ? -1 : x->fmin > y->fmin;
 }
 
-/* The boxes of the group's store LMADs. */
+/* The group's store LMADs: the short ones as writes, the others as boxes. */
 static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
 {
     s->nboxes = s->nshapes = 0;
+    leap_writes_clear(&s->writes);
     for (uint32_t i = 0; i < nstores; i++) {
         const leap_stream *st = leap_stream_get(s->l, stores[i]);
         uint32_t size = leap_insn_get(s->l, st->insn)->size;
         for (uint32_t j = 0; j < st->lmads.n; j++) {
+            if (lmad_points(&st->lmads.lmads[j]) <= LEAP_WRITES_MAX_POINTS) {
+                if (leap_writes_add(&s->writes, &st->lmads.lmads[j], size, st->insn) < 0)
+                    return -1;
+                continue;
+            }
             if (ARRAY_FIT(s->boxes, s->cap_boxes, s->nboxes + 1) < 0)
                 return -1;
             store_box *b = &s->boxes[s->nboxes++];
@@ -310,6 +304,8 @@ static int make_boxes(solver *s, const uint32_t *stores, uint32_t nstores)
             b->shape = -1;
         }
     }
+    if (leap_writes_sort(&s->writes) < 0)
+        return -1;
     if (s->nboxes > 1)
         qsort(s->boxes, s->nboxes, sizeof *s->boxes, by_class_fmin);
     uint32_t i = 0;
@@ -363,6 +359,15 @@ static int add_candidate(solver *s, store_box *b)
     return 0;
 }
 
+/* Candidates by the time of their last point, latest first. */
+static int by_tlast_down(const void *a, const void *b)
+{
+    const candidate *x = a, *y = b;
+    if (x->tlast != y->tlast)
+        return x->tlast > y->tlast ? -1 : 1;
+    return x->shape < y->shape ? -1 : x->shape > y->shape;
+}
+
 /* The store LMADs of the group that may feed load stream ls: boxes
  * overlapping the box of its LMADs, starting before its last point. Once
  * per load stream (its LMADs are often short and many). */
@@ -410,6 +415,11 @@ static int gather(solver *s, const lmad_stream *ls)
             }
         }
     }
+    /* The wide ones latest first: a point stops at the first that ends
+     * before the writer it has. */
+    uint32_t wide = s->cand_class[NCLASSES - 1].end;
+    if (s->ncand - wide > 1)
+        qsort(s->cand + wide, s->ncand - wide, sizeof *s->cand, by_tlast_down);
     return 0;
 }
 
@@ -437,15 +447,33 @@ static int summary_covers(const lmad_summary *o, uint32_t size, const int64_t *p
     return 1;
 }
 
+/* Whether summarised stream r may have written the point's first byte
+ * after best, before the point. */
+static inline int over_covers(const over_ref *r, const int64_t *p, int64_t best)
+{
+    return r->first < p[LEAP_TIME] && r->last > best && summary_covers(r->o, r->size, p);
+}
+
+/* By first time (then by summary, for a total order). */
+static int by_first(const void *a, const void *b)
+{
+    const over_ref *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return x->o < y->o ? -1 : x->o > y->o;
+}
+
 /* One load point against the candidates: its last writer gets a conflict.
  * A point whose last writer the profile cannot tell (a summarised store
  * may have written its byte after the last write the LMADs show, before
  * the load) is left out of the sample. */
 static int solve_point(solver *s, const int64_t *p, uint32_t load)
 {
-    int64_t best = -1;
     uint32_t writer = 0;
     int64_t off = p[LEAP_OFFSET];
+    /* The short LMADs' last write first: the boxes that end before it
+     * are then not solved. */
+    int64_t best = leap_writes_last(&s->writes, p[LEAP_OBJECT], off, p[LEAP_TIME], &writer);
     for (uint32_t k = 0; k <= NCLASSES; k++) {
         /* Class k's candidates that may cover the byte start within
          * [offset - widest, offset]; the wide ones (k = NCLASSES) all. */
@@ -456,7 +484,7 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
             i = s->cand_class[NCLASSES - 1].end;
         for (; i < end; i++) {
             const candidate *c = &s->cand[i];
-            if (k < NCLASSES && c->fmin > off)
+            if (k < NCLASSES ? c->fmin > off : c->tlast <= best)
                 break;
             if (p[LEAP_OBJECT] < c->omin || p[LEAP_OBJECT] > c->omax ||
                 off < c->fmin || off > c->fmax ||
@@ -471,17 +499,18 @@ static int solve_point(solver *s, const int64_t *p, uint32_t load)
             }
         }
     }
-    for (uint32_t i = 0; i < s->nover; i++) {
-        const lmad_summary *o = &s->over[i]->over;
-        if (o->first[LEAP_TIME] < p[LEAP_TIME] && o->max[LEAP_TIME] > best &&
-            summary_covers(o, s->over_size[i], p))
-            return 0;
+    int covered = s->hit < s->nover && over_covers(&s->over[s->hit], p, best);
+    for (uint32_t i = 0; !covered && i < s->nover && s->over[i].first < p[LEAP_TIME]; i++)
+        if (over_covers(&s->over[i], p, best))
+            covered = 1, s->hit = i;
+    if (covered) {
+        /* Not decided. Its answer with the summaries left out is kept
+         * apart: the load's guess, if no point of it is decided. */
+        s->undecided[load]++;
+        return best >= 0 ? count_pair(&s->tentative, writer, load, 1) : 0;
     }
-    if (s->guessing)
-        s->out->guessed[load]++;
-    else
-        s->out->sampled[load]++;
-    return best >= 0 ? count_conflict(s, writer, load) : 0;
+    s->out->sampled[load]++;
+    return best >= 0 ? count_pair(&s->pairs, writer, load, 1) : 0;
 }
 
 /* splitmix64: the deterministic random numbers of the stratified sample. */
@@ -529,67 +558,38 @@ static int solve_stream(solver *s, const leap_stream *ld)
     return 0;
 }
 
-/* The boxes of ls's LMADs into s->ld_boxes, and the box around them. */
-static int load_boxes(solver *s, const lmad_stream *ls, range_box *all)
-{
-    if (ARRAY_FIT(s->ld_boxes, s->cap_ld_boxes, ls->n) < 0)
-        return -1;
-    *all = (range_box){ INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN };
-    for (uint32_t i = 0; i < ls->n; i++) {
-        range_box *b = &s->ld_boxes[i];
-        lmad_range(&ls->lmads[i], LEAP_OBJECT, &b->omin, &b->omax);
-        lmad_range(&ls->lmads[i], LEAP_OFFSET, &b->fmin, &b->fmax);
-        all->omin = b->omin < all->omin ? b->omin : all->omin;
-        all->omax = b->omax > all->omax ? b->omax : all->omax;
-        all->fmin = b->fmin < all->fmin ? b->fmin : all->fmin;
-        all->fmax = b->fmax > all->fmax ? b->fmax : all->fmax;
-    }
-    return 0;
-}
-
 /* Every load stream of one group against the group's store streams. */
 static int solve_group(solver *s, const uint32_t *streams, uint32_t n)
 {
-    /* The group's store streams; those with a summary first. */
-    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0, nsummarised = 0;
+    /* The group's store streams; those with a summary also by first
+     * time. */
+    uint32_t *stores = malloc((n ? n : 1) * sizeof *stores), nstores = 0;
     if (!stores)
         return -1;
-    for (uint32_t i = 0; i < n; i++) {
+    s->nover = s->hit = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *st = leap_stream_get(s->l, streams[i]);
-        if (!(leap_insn_get(s->l, st->insn)->kind & MR_STORE))
+        const leap_insn *in = leap_insn_get(s->l, st->insn);
+        if (!(in->kind & MR_STORE))
             continue;
         stores[nstores++] = streams[i];
-        if (st->lmads.over.count) {
-            stores[nstores - 1] = stores[nsummarised];
-            stores[nsummarised++] = streams[i];
-        }
+        if (!st->lmads.over.count)
+            continue;
+        if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0)
+            rc = -1;
+        else
+            s->over[s->nover++] = (over_ref){ st->lmads.over.first[LEAP_TIME],
+                                              st->lmads.over.max[LEAP_TIME],
+                                              &st->lmads.over, in->size };
     }
-    int rc = make_boxes(s, stores, nstores);
+    if (s->nover > 1)
+        qsort(s->over, s->nover, sizeof *s->over, by_first);
+    if (rc == 0)
+        rc = make_boxes(s, stores, nstores);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const leap_stream *ld = leap_stream_get(s->l, streams[i]);
-        if (!(leap_insn_get(s->l, ld->insn)->kind & MR_LOAD) ||
-            (s->guessing && !s->guess[ld->insn]))
-            continue;
-        s->nover = 0;
-        range_box all;
-        if (nsummarised && load_boxes(s, &ld->lmads, &all) < 0)
-            rc = -1;
-        for (uint32_t j = 0; j < nsummarised && rc == 0; j++) {
-            const leap_stream *st = leap_stream_get(s->l, stores[j]);
-            uint32_t size = leap_insn_get(s->l, st->insn)->size;
-            if (!summary_may_feed(&st->lmads.over, size, s->ld_boxes, ld->lmads.n, &all))
-                continue;
-            if (ARRAY_FIT(s->over, s->cap_over, s->nover + 1) < 0 ||
-                ARRAY_FIT(s->over_size, s->cap_over_size, s->nover + 1) < 0) {
-                rc = -1;
-                break;
-            }
-            s->over[s->nover] = &st->lmads;
-            s->over_size[s->nover++] = size;
-        }
-        if (s->guessing)
-            s->nover = 0;               /* the summaries left out */
-        if (rc == 0)
+        if (leap_insn_get(s->l, ld->insn)->kind & MR_LOAD)
             rc = solve_stream(s, ld);
     }
     free(stores);
@@ -632,24 +632,44 @@ static int collect(solver *s)
     return 0;
 }
 
-/* One pass over the groups (those holding a load to guess, when
- * guessing). order: the streams by group. */
+/* Every group in turn. order: the streams by group. */
 static int solve_groups(solver *s, const uint32_t *order, uint32_t n)
 {
     const leap *l = s->l;
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0;) {    /* one group at a time */
         uint32_t j = i, g = leap_stream_get(l, order[i])->group;
-        int wanted = !s->guessing;
-        while (j < n && leap_stream_get(l, order[j])->group == g) {
-            wanted |= s->guess[leap_stream_get(l, order[j])->insn];
+        while (j < n && leap_stream_get(l, order[j])->group == g)
             j++;
-        }
-        if (wanted)
-            rc = solve_group(s, order + i, j - i);
+        rc = solve_group(s, order + i, j - i);
         i = j;
     }
     return rc;
+}
+
+/* Loads with captured points none of which was decided are guessed: their
+ * points' answers with the summaries left out, kept apart while solving,
+ * join the pairs. guess: per instruction, scratch. */
+static int add_guesses(solver *s, uint8_t *guess)
+{
+    const leap *l = s->l;
+    leap_mdf *out = s->out;
+    for (uint32_t i = 0; i < leap_nstreams(l); i++) {
+        const leap_stream *st = leap_stream_get(l, i);
+        if ((leap_insn_get(l, st->insn)->kind & MR_LOAD) && st->lmads.n &&
+            !out->sampled[st->insn]) {
+            guess[st->insn] = 1;
+            out->guessed[st->insn] = s->undecided[st->insn];
+        }
+    }
+    for (size_t i = 0; i < s->tentative.cap; i++) {
+        const u64map_slot *sl = &s->tentative.slots[i];
+        if (sl->used && guess[(uint32_t)sl->key] &&
+            count_pair(&s->pairs, (uint32_t)(sl->key >> 32), (uint32_t)sl->key,
+                       (uint64_t)(uintptr_t)sl->value) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
@@ -662,37 +682,29 @@ int leap_mdf_compute(const leap *l, uint64_t budget, leap_mdf *out)
     size_t ni = out->ninsns ? out->ninsns : 1;
     out->sampled = calloc(ni, sizeof *out->sampled);
     out->guessed = calloc(ni, sizeof *out->guessed);
-    s.guess = calloc(ni, 1);
-    int rc = order && out->sampled && out->guessed && s.guess ? 0 : -1;
+    s.undecided = calloc(ni, sizeof *s.undecided);
+    uint8_t *guess = calloc(ni, 1);
+    int rc = order && out->sampled && out->guessed && s.undecided && guess ? 0 : -1;
     for (uint32_t i = 0; i < n && rc == 0; i++)
         order[i] = i;
     if (rc == 0) {
         qsort_r(order, n, sizeof *order, by_group, (void *)l);
         rc = solve_groups(&s, order, n);
     }
-    /* Loads with captured points none of which was decided: guessed. */
-    int any = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        const leap_stream *st = leap_stream_get(l, i);
-        if ((leap_insn_get(l, st->insn)->kind & MR_LOAD) && st->lmads.n &&
-            !out->sampled[st->insn])
-            any = s.guess[st->insn] = 1;
-    }
-    if (rc == 0 && any) {
-        s.guessing = 1;
-        rc = solve_groups(&s, order, n);
-    }
+    if (rc == 0)
+        rc = add_guesses(&s, guess);
     if (rc == 0)
         rc = collect(&s);
     free(order);
     free(s.cand);
     free(s.shapes);
-    free(s.ld_boxes);
     free(s.boxes);
+    leap_writes_free(&s.writes);
     free(s.over);
-    free(s.over_size);
-    free(s.guess);
+    free(s.undecided);
+    free(guess);
     u64map_free(&s.pairs);
+    u64map_free(&s.tentative);
     return rc;
 }
 

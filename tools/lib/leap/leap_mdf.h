@@ -20,7 +20,10 @@
  * store LMAD (outer levels, algo/lmad.h) is solved level by level from the
  * outermost: the same inequalities on each copy's extent narrow a level's
  * copies to an interval, tried latest first, so a loop nest costs a few
- * steps per level, never an expansion.
+ * steps per level, never an expansion. A store LMAD of a few points
+ * (leap_writes.h) is taken as its writes instead, indexed by offset and
+ * time: irregular groups are made of them, and their boxes are wide and
+ * nearly empty.
  *
  * Summarised streams. What is past a stream's cap is not known element by
  * element, so the sample of a load stream stops at the first time some
@@ -29,9 +32,10 @@
  * told. The load's own summarised part is outside the sample too. The
  * frequencies measured on the sample are those reported for the load
  * (conflicts are scaled to all its executions when stored). A load none
- * of whose sampled points is decided is guessed: its points solved again
- * with the summaries left out (the LMADs' last writer taken, as if the
- * summarised writes were older), counted in `guessed`, not `sampled`.
+ * of whose sampled points is decided is guessed: its points' answers with
+ * the summaries left out (the LMADs' last writer taken, as if the
+ * summarised writes were older; kept apart while solving, so one pass
+ * does both), counted in `guessed`, not `sampled`.
  */
 #ifndef MEMREC_LEAP_MDF_H
 #define MEMREC_LEAP_MDF_H

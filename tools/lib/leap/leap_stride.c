@@ -89,7 +89,12 @@ static int one_insn(const leap *l, uint32_t insn, scratch *s, leap_stride *r)
             s->pieces[np++] = (piece){ &st->lmads.lmads[i], st->group };
         }
     }
-    if (np > 1)
+    /* In time order: one stream's LMADs already are (most instructions
+     * have one stream), so the sort is only for those that are not. */
+    uint32_t sorted = 1;
+    while (sorted < np && by_time(&s->pieces[sorted - 1], &s->pieces[sorted]) <= 0)
+        sorted++;
+    if (sorted < np)
         qsort(s->pieces, np, sizeof *s->pieces, by_time);
     for (uint32_t i = 0; i < np; i++) {
         const lmad *m = s->pieces[i].m;
