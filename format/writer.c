@@ -1334,23 +1334,6 @@ static int extend_last_chunk(mr_writer *w, size_t at)
     return 1;
 }
 
-/* Starts fetching the state of the block whose execution's header is at
- * p (if any: p < end), while the current one is coded: from one
- * execution to the next, the id, the table slot and the state are
- * dependent loads, often cache misses behind the stream's own words. */
-static inline void prefetch_next(mr_bstate *const *states, uint32_t cap, const uint64_t *p,
-                                 const uint64_t *end)
-{
-    if (p < end) {
-        uint32_t next = (uint32_t)(*p >> 24);
-        if (next < cap) {
-            mr_bstate *nb = states[next];
-            __builtin_prefetch(nb);
-            __builtin_prefetch((const char *)nb + 64);
-        }
-    }
-}
-
 /* mr_write_execs on a front: the executions are checked, and counted on
  * the clock and in the thread's last exit, as the sequential writer does,
  * then logged for a worker; only their headers are read. A piece ends
@@ -1419,7 +1402,6 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
                              block, exit, n - pos)))
             break;
         const uint64_t *addrs = words + pos + 1;
-        prefetch_next(states, cap, words + pos + bs->nwords, words + n);
         if (MR_UNLIKELY(!w->chunk_open)) {
             exec_state_store(w, &x);
             rc = begin_chunk(w);
