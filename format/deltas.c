@@ -40,17 +40,6 @@ static inline void store_le64(uint8_t *p, uint64_t x)
 
 /* ---- writer ------------------------------------------------------------- */
 
-/* Bytes of the n svarints of d. */
-static size_t varint_bytes(const uint64_t *d, uint32_t n)
-{
-    size_t b = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t z = mr_zigzag((int64_t)d[i]);
-        b += z ? (size_t)(64 - __builtin_clzll(z) + 6) / 7 : 1;
-    }
-    return b;
-}
-
 /* Writes n fields of w bits (least significant first) at o, which must
  * have room for ceil(n * w / 8) + 8 bytes: whole words, no byte written
  * twice. */
@@ -91,25 +80,29 @@ static uint32_t repeats(const uint64_t *d, uint32_t n)
 }
 
 /* Appends one group of the n deltas d (at o: room for 3 + 10 n bytes),
- * packed if pack and that is smaller than varints; returns its end. */
-static uint8_t *put_group(uint8_t *o, const uint64_t *d, uint32_t n, int pack)
+ * whose svarints are the vbytes bytes at v, packed if pack and that is
+ * smaller than those varints; returns its end. */
+static uint8_t *put_group(uint8_t *o, const uint64_t *d, uint32_t n, const uint8_t *v,
+                          size_t vbytes, int pack)
 {
     uint64_t any = 0, fields[MR_DELTA_GROUP], fany = 0;
-    for (uint32_t i = 0; i < n; i++)
-        any |= d[i];
-    /* Deltas of aligned accesses share trailing zeros: not stored. */
-    unsigned shift = any ? (unsigned)__builtin_ctzll(any) : 0;
-    for (uint32_t i = 0; i < n; i++)
-        fany |= fields[i] = mr_zigzag((int64_t)d[i] >> shift);
-    unsigned w = fany ? 64u - (unsigned)__builtin_clzll(fany) : 0;
+    unsigned shift = 0, w = 0;
+    if (pack) {
+        for (uint32_t i = 0; i < n; i++)
+            any |= d[i];
+        /* Deltas of aligned accesses share trailing zeros: not stored. */
+        shift = any ? (unsigned)__builtin_ctzll(any) : 0;
+        for (uint32_t i = 0; i < n; i++)
+            fany |= fields[i] = mr_zigzag((int64_t)d[i] >> shift);
+        w = fany ? 64u - (unsigned)__builtin_clzll(fany) : 0;
+    }
     size_t packed = 1 + ((uint64_t)n * w + 7) / 8;   /* shift byte, fields */
-    int as_varints = !pack || packed >= varint_bytes(d, n);
+    int as_varints = !pack || packed >= vbytes;
     *o++ = as_varints ? (uint8_t)MR_DELTA_VARINTS : (uint8_t)w;
     *o++ = (uint8_t)(n - 1);
-    if (as_varints) {
-        for (uint32_t i = 0; i < n; i++)
-            o = mr_put_varint(o, mr_zigzag((int64_t)d[i]));
-        return o;
+    if (as_varints) {   /* the writer's own varints, minimal: kept as they are */
+        memcpy(o, v, vbytes);
+        return o + vbytes;
     }
     *o++ = (uint8_t)shift;
     put_fields(o, fields, n, w);
@@ -126,6 +119,7 @@ static int64_t put_groups(mr_buf *out, const uint8_t *in, size_t len)
     int64_t npacked = 0;
     out->len = 0;
     while (p < end) {
+        const uint8_t *v = p;
         uint32_t n = 0;
         int bad = 0;   /* our own varints: never bad */
         while (n < MR_DELTA_GROUP && p < end)
@@ -133,7 +127,7 @@ static int64_t put_groups(mr_buf *out, const uint8_t *in, size_t len)
         if (mr_buf_reserve(out, 3 + 10 * (size_t)n))
             return -1;
         int pack = repeats(d, n) * 16 <= n;
-        uint8_t *o = out->p + out->len, *e = put_group(o, d, n, pack);
+        uint8_t *o = out->p + out->len, *e = put_group(o, d, n, v, (size_t)(p - v), pack);
         npacked += pack && *o != MR_DELTA_VARINTS;
         out->len = (size_t)(e - out->p);
     }

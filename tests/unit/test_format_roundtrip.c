@@ -863,6 +863,55 @@ static void test_delta_groups(void **state)
     assert_true(table_bytes < 50000 * 33 / 10);
 }
 
+/* Every EVENTS chunk is one zstd frame whose window holds the whole
+ * chunk: zstd then writes it as a single segment (RFC 8878: bit 5 of the
+ * frame header descriptor, the byte after the magic). A chunk bigger than
+ * zstd's own window for the level (2 MiB at level 3) would otherwise make
+ * it slide its window through the chunk: more work, fewer matches. The
+ * chunks are walked by the layout SPEC.md 3-4 gives: a 20-byte file
+ * header, then per chunk 44 bytes (kind at 4, raw_size at 8, comp_size at
+ * 12) and the frame. */
+static void test_chunk_window(void **state)
+{
+    (void)state;
+    const char *path = tmp_trace_path("window");
+    char *err = NULL;
+    mr_writer *w = mr_writer_open(path, NULL, &err);   /* 4 MiB chunks */
+    assert_non_null(w);
+    mr_instr_def in[1] = { { 0x400000, 4 } };
+    mr_access_def ac[8];
+    for (int i = 0; i < 8; i++)
+        ac[i] = (mr_access_def){ 0, MR_LOAD, 0, 8 };
+    mr_exit_def ex[1] = { { 1, 8, MR_JUMP_BORING } };
+    mr_block_def b = { 0, 0x400000, 1, in, 8, ac, 1, ex };
+    assert_int_equal(mr_write_block_def(w, &b), 0);
+    for (int e = 0; e < 150000; e++) {   /* random addresses: about 9 MB of streams */
+        uint64_t addrs[8];
+        for (int i = 0; i < 8; i++)
+            addrs[i] = rnd() & 0xfffffffff8ULL;
+        assert_int_equal(mr_write_exec(w, 0, 0, addrs, NULL), 0);
+    }
+    mr_end end = { .reason = MR_END_EXIT };
+    assert_int_equal(mr_writer_close(w, &end, &err), 0);
+    size_t n;
+    uint8_t *t = slurp(path, &n);
+    int big = 0;
+    for (size_t at = 20; at + 44 <= n;) {
+        uint32_t raw, comp;
+        memcpy(&raw, t + at + 8, 4);
+        memcpy(&comp, t + at + 12, 4);
+        if (t[at + 4] == 2 && raw > (2u << 20)) {   /* an EVENTS chunk over 2 MiB */
+            big++;
+            assert_true(comp > 5);
+            assert_true(t[at + 44 + 4] & 0x20);   /* Single_Segment_flag */
+        }
+        at += 44 + (size_t)comp;
+    }
+    assert_true(big >= 2);
+    free(t);
+    unlink(path);
+}
+
 /* Modules by code address: their text, the stretch between their load
  * address and their text (a PLT), the latest definition of an id. */
 static void test_modules(void **state)
@@ -989,6 +1038,7 @@ int main(void)
         cmocka_unit_test(test_body_then_chase),
         cmocka_unit_test(test_chain_then_body),
         cmocka_unit_test(test_delta_groups),
+        cmocka_unit_test(test_chunk_window),
         cmocka_unit_test(test_modules),
         cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_symbols_incremental),
