@@ -154,11 +154,11 @@ static inline int exec_check(mr_writer *w, int defined, uint32_t nexits, uint32_
 }
 static void writer_free(mr_writer *w);
 
-/* Takes back sig if this thread's write raised it (it is blocked, and was
- * not pending before). */
-static void discard_signal(int sig, const sigset_t *before)
+/* Takes back sig if this thread's write raised it (it is blocked, is
+ * pending now and was not before). */
+static void discard_signal(int sig, const sigset_t *before, const sigset_t *now)
 {
-    if (sigismember(before, sig))
+    if (sigismember(before, sig) || !sigismember(now, sig))
         return;
     sigset_t one;
     sigemptyset(&one);
@@ -183,8 +183,13 @@ static ssize_t write_quietly(int fd, const void *p, size_t n)
     pthread_sigmask(SIG_BLOCK, &set, &old_mask);
     ssize_t k = write(fd, p, n);
     int saved = errno;
-    if (k < 0 && (saved == EPIPE || saved == EFBIG))
-        discard_signal(saved == EPIPE ? SIGPIPE : SIGXFSZ, &pending);
+    /* Not only on EPIPE or EFBIG: a write cut short by the reader leaving
+     * (or by the size limit) returns the bytes it wrote and raises the
+     * signal all the same. */
+    sigset_t now;
+    sigpending(&now);
+    discard_signal(SIGPIPE, &pending, &now);
+    discard_signal(SIGXFSZ, &pending, &now);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     errno = saved;
     return k;
