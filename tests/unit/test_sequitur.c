@@ -265,6 +265,25 @@ static void finish_free_same(void **state)
     free(in);
 }
 
+/* Whether builders a and b hold the same grammar (the same stored bytes);
+ * frees both. */
+static int same_grammar_then_free(sequitur *a, sequitur *b)
+{
+    sq_grammar *ga = sq_finish(a), *gb = sq_finish(b);
+    void *ba, *bb;
+    size_t la, lb;
+    assert_int_equal(sq_serialize(ga, &ba, &la), 0);
+    assert_int_equal(sq_serialize(gb, &bb, &lb), 0);
+    int same = la == lb && memcmp(ba, bb, la) == 0;
+    free(ba);
+    free(bb);
+    sq_grammar_free(ga);
+    sq_grammar_free(gb);
+    sq_free(a);
+    sq_free(b);
+    return same;
+}
+
 /* An injective relabelling that keeps 0 (sq_relabel): odd multipliers
  * are invertible modulo 2^k, so v * 0x9E37 + v<<20 stays one-to-one on
  * the small values the random streams use, and 0 stays 0. */
@@ -312,19 +331,8 @@ static void relabel_same_grammar(void **state)
             assert_int_equal(sq_relabel(a, scramble, NULL), 0);
         if (sq_check(a, why, sizeof why) != 0)
             fail_msg("round %d: %s", round, why);
-        sq_grammar *ga = sq_finish(a), *gb = sq_finish(b);
-        void *ba, *bb;
-        size_t la, lb;
-        assert_int_equal(sq_serialize(ga, &ba, &la), 0);
-        assert_int_equal(sq_serialize(gb, &bb, &lb), 0);
-        if (la != lb || memcmp(ba, bb, la) != 0)
+        if (!same_grammar_then_free(a, b))
             fail_msg("round %d (%zu symbols, relabelled at %zu): grammars differ", round, n, cut);
-        free(ba);
-        free(bb);
-        sq_grammar_free(ga);
-        sq_grammar_free(gb);
-        sq_free(a);
-        sq_free(b);
     }
     free(in);
 }
@@ -383,19 +391,8 @@ static void shortcut_same_grammar(void **state)
             fail_msg("round %d: %s", round, why);
         assert_int_equal(a->shortcuts, 0);
         shortcuts += b->shortcuts;
-        sq_grammar *ga = sq_finish(a), *gb = sq_finish(b);
-        void *ba, *bb;
-        size_t la, lb;
-        assert_int_equal(sq_serialize(ga, &ba, &la), 0);
-        assert_int_equal(sq_serialize(gb, &bb, &lb), 0);
-        if (la != lb || memcmp(ba, bb, la) != 0)
+        if (!same_grammar_then_free(a, b))
             fail_msg("round %d (%zu symbols): the shortcut changed the grammar", round, n);
-        free(ba);
-        free(bb);
-        sq_grammar_free(ga);
-        sq_grammar_free(gb);
-        sq_free(a);
-        sq_free(b);
     }
     assert_true(shortcuts > 1000);
     free(in);
