@@ -829,7 +829,7 @@ sq_grammar *sq_finish_free(sequitur *b)
     return g;
 }
 
-/* The table after every terminal changed: each recorded node is placed
+/* The table after every terminal changed: each recorded node is recorded
  * again under its digram's new hash (the table holds as many entries, on
  * the same nodes, so the recorded bits stay). -1 when out of memory. */
 static int table_rebuild(sequitur *b)
@@ -842,15 +842,9 @@ static int table_rebuild(sequitur *b)
         if (b->table[i].node != NIL)
             named[k++] = b->table[i].node;
     memset(b->table, 0, (b->table_mask + 1) * sizeof *b->table);
-    for (size_t j = 0; j < k; j++) {
-        uint32_t n = named[j];
-        uint64_t one = val_of(b, n), two = val_of(b, next_of(b, n));
-        uint32_t h = (uint32_t)digram_hash(one, two);
-        size_t i = h & b->table_mask;
-        while (b->table[i].node != NIL)     /* the digrams are distinct */
-            i = (i + 1) & b->table_mask;
-        b->table[i] = (sq_slot){ .node = n, .hash = h };
-    }
+    b->table_used = 0;
+    for (size_t j = 0; j < k; j++)
+        digram_set(b, named[j]);
     free(named);
     return 0;
 }
