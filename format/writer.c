@@ -521,8 +521,8 @@ static int front_log(mr_writer *w, uint8_t kind, uint8_t aux, const uint64_t *wo
  * pledged size, so levels whose own window is wider (17 and up) keep
  * theirs. At level 3 (a 2 MiB window for large inputs) this makes zstd's
  * work on gzip's and sqlite3's chunks 10-15% fewer instructions, as it no
- * longer slides its window through the chunk, and the chunks 0.05-0.09%
- * smaller. */
+ * longer slides its window through the chunk; most traces came out
+ * 0.01-0.5% smaller, one (sqlite3, 100 K rows) 0.016% larger. */
 static int chunk_window_log(size_t chunk_bytes)
 {
     int log = 1;

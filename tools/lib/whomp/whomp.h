@@ -13,8 +13,9 @@
  * more memory instructions than that holds, the bits of its largest
  * instruction number: the builder is relabelled when an instruction first
  * needs a wider field (sq_relabel; the grammar depends only on which pairs
- * are equal, so it is the one the wider packing would have built). Sizes are the bytes of the stored grammars
- * (algo/sequitur.h: zstd over varints), the same encoding for both.
+ * are equal, so it is the one the wider packing would have built). Sizes
+ * are the bytes of the stored grammars (algo/sequitur.h: zstd over
+ * varints), the same encoding for both.
  *
  * Which accesses: heap and static objects (the paper's); stack accesses
  * only when asked (whomp_options.stack); `unknown` never (no object).
