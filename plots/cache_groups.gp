@@ -16,6 +16,6 @@ set xlabel "group (allocation site or static object)"
 set format y "%.1s%c"
 set key inside top right
 set bmargin 14
-set rmargin 12
+set rmargin 30
 plot datafile using 2:xtic(1) lc rgb "#ff7f0e" title "D1 misses served by a lower level", \
      "" using 3 lc rgb "#d62728" title "served by memory"

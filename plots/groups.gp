@@ -15,6 +15,6 @@ set xlabel "group (allocation site or static object)"
 set format y "%.1s%c"
 set key inside top right
 set bmargin 14
-set rmargin 12
+set rmargin 30
 plot datafile using 2:xtic(1) lc rgb "#1f77b4" title "loads", \
      "" using 3 lc rgb "#d62728" title "stores"

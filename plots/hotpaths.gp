@@ -16,5 +16,5 @@ set yrange [0:*]
 set offsets 0, 0, graph 0.12, 0
 set key off
 set bmargin 12
-set rmargin 14
+set rmargin 30
 plot datafile using 2:xtic(1) lc rgb "#d62728"
