@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/cli.h"
 #include "base/opts.h"
@@ -150,6 +151,11 @@ int main(int argc, char **argv)
         if (!(default_trace = strndup(twpp_path, n - 5)))
             cli_fail(NULL, "out of memory");
         trace_path = default_trace;
+        /* Said here, not as the reader's bare "No such file": the user
+         * never typed this name. */
+        if (access(trace_path, F_OK) != 0)
+            cli_fail(trace_path, "no such trace (by default the name of %s without .twpp): "
+                     "say which trace it was built from with --trace", twpp_path);
     }
     if (db_path)
         pdb_session_start(&db, db_path);

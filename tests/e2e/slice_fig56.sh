@@ -112,6 +112,8 @@ bad "a malformed --var" 1 "--var Z-1: not a register" --at "main:$crit" --var Z-
 bad "a malformed --at" 2 "--at: 'main' is not FUNCTION:LINE" --at main --var Z "$t.twpp"
 bad "--at and --var missing" 2 "--at and --var are both needed" "$t.twpp"
 bad "--edges neither" 2 "--edges: 'x' is neither" --edges x --at "main:$crit" --var Z "$t.twpp"
+cp "$t.twpp" "$TMP/moved.twpp"
+bad "the default trace missing" 1 "trace-slice: $TMP/moved: no such trace .*say which .* with --trace" --at "main:$crit" --var Z "$TMP/moved.twpp"
 head -c 2000 "$t.twpp" > "$TMP/cut.twpp"
 bad "a truncated .twpp file" 1 "trace-slice: $TMP/cut.twpp: truncated" --trace "$t" --at "main:$crit" --var Z "$TMP/cut.twpp"
 cp "$t.twpp" "$TMP/flip.twpp"
