@@ -62,6 +62,8 @@ typedef struct helper {
     uint64_t done[TASKS];       /* batches each task has ended */
     int running[TASKS];         /* the task is being run */
     uint64_t took[TASKS];       /* nanoseconds its last batch took */
+    int ran[TASKS];             /* the thread that ran it last: 0 the
+                                   caller, 1 the second thread */
     int stop;                   /* no more batches: the thread returns */
 } helper;
 
@@ -115,26 +117,29 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The task to run next: of those not running and behind the posted
- * batches, the one with the most work left by its last batch's time (so
- * that the large grammars, whose chains of batches bound the time, never
- * wait at the end); -1 when none. Lock held. */
-static int pick_task(const whomp *w, const helper *h)
+/* The task thread self runs next: of those not running and behind the
+ * posted batches, one it ran last if any (a small grammar's nodes and
+ * table then stay in that core's cache), else the one with the most work
+ * left by its last batch's time (so that the large grammars, whose chains
+ * of batches bound the time, never wait at the end); -1 when none. Lock
+ * held. */
+static int pick_task(const whomp *w, const helper *h, int self)
 {
-    int best = -1;
+    int best = -1, best_own = 0;
     uint64_t most = 0;
     for (int t = 0; t < w->tasks; t++) {
         if (h->running[t] || h->done[t] >= w->posted)
             continue;
+        int own = h->ran[t] == self;
         uint64_t left = (w->posted - h->done[t]) * (h->took[t] + 1);
-        if (best < 0 || left > most)
-            best = t, most = left;
+        if (best < 0 || own > best_own || (own == best_own && left > most))
+            best = t, most = left, best_own = own;
     }
     return best;
 }
 
 /* Runs one task on its next batch, the lock let go meanwhile. Lock held. */
-static void run_claimed(whomp *w, helper *h, int t)
+static void run_claimed(whomp *w, helper *h, int t, int self)
 {
     batch *b = &w->queue[h->done[t] % QUEUE];
     int failed = w->failed;
@@ -145,6 +150,7 @@ static void run_claimed(whomp *w, helper *h, int t)
     uint64_t took = now_ns() - start;
     pthread_mutex_lock(&h->lock);
     h->took[t] = took;
+    h->ran[t] = self;
     w->failed |= rc < 0;
     h->running[t] = 0;
     h->done[t]++;
@@ -156,12 +162,13 @@ static void run_claimed(whomp *w, helper *h, int t)
  * stop and no task is left). Lock held. */
 static void work_until(whomp *w, helper *h, int (*ready)(const whomp *w))
 {
+    int self = ready == NULL;
     for (;;) {
         if (ready && ready(w))
             return;
-        int t = pick_task(w, h);
+        int t = pick_task(w, h, self);
         if (t >= 0)
-            run_claimed(w, h, t);
+            run_claimed(w, h, t, self);
         else if (!ready && h->stop)
             return;
         else
