@@ -229,9 +229,7 @@ static void large_grammar(void **state)
 }
 
 /* sq_finish_free gives the grammar sq_finish gives (the same stored
- * bytes), also with symbols still held back in the builder, which it must
- * work in before the digram table goes; a large stream takes the big
- * table's path. */
+ * bytes); a large stream takes the big table's path. */
 static void finish_free_same(void **state)
 {
     (void)state;

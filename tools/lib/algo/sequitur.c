@@ -442,7 +442,11 @@ static int check(sequitur *b, uint32_t s);
 
 /* Tables of fewer slots (2 MiB) stay in the cache: fetching their slots
  * ahead saves no miss, and computing the hashes to do it cost a small
- * grammar's builder a tenth of its instructions. */
+ * grammar's builder a tenth of its instructions. (A new terminal's slot
+ * is not fetched ahead at all: holding 8 symbols back to fetch the slot
+ * of each one's likely digram measured the same CPU time as not fetching
+ * it, on gzip's offset and RASG streams, for 12 more instructions per
+ * symbol: the misses that count are in substitute's chains.) */
 #define PREFETCH_MIN_SLOTS ((size_t)1 << 18)
 
 static inline int table_cached(const sequitur *b)
@@ -747,34 +751,6 @@ static int work_in(sequitur *b, uint64_t val)
     return b->failed ? -1 : 0;
 }
 
-/* Works in every pending symbol; -1 when memory ran out. */
-static int flush(sequitur *b)
-{
-    while (b->ahead_count > 0 && !b->failed) {
-        uint64_t v = b->ahead[b->ahead_head];
-        b->ahead_head = (b->ahead_head + 1) % SQ_AHEAD;
-        b->ahead_count--;
-        work_in(b, v);
-    }
-    b->ahead_count = 0;
-    return b->failed ? -1 : 0;
-}
-
-/* The symbol next worked in, next, will be checked with rule 0's last
- * symbol. Its slot was fetched when it arrived, assuming that last symbol
- * would be the terminal before it, just worked in (worked); when that one
- * became part of a rule instead (half the time on a large grammar, always
- * while a long repeat is being absorbed), fetch the right slot now: a
- * late start, but sooner than the probe itself. */
-static inline void prefetch_next(const sequitur *b, uint64_t worked, uint64_t next)
-{
-    if (table_cached(b))
-        return;
-    uint64_t last = val_of(b, prev_of(b, b->rules[0].guard));
-    if (last != worked)
-        prefetch_digram(b, last, next);
-}
-
 int sq_append(sequitur *b, uint64_t symbol)
 {
     if (symbol >= SQ_TERMINAL_LIMIT) {
@@ -785,29 +761,13 @@ int sq_append(sequitur *b, uint64_t symbol)
         errno = ENOMEM;
         return -1;
     }
-    uint64_t val = symbol << 1;
-    /* When val is worked in, the digram checked will most likely be (the
-     * terminal before, val): fetch its slot now. */
-    if (!table_cached(b))
-        prefetch_digram(b, b->last_val, val);
-    b->last_val = val;
     b->input_length++;
-    if (b->ahead_count == SQ_AHEAD) {
-        uint64_t oldest = b->ahead[b->ahead_head];
-        b->ahead[b->ahead_head] = val;
-        b->ahead_head = (b->ahead_head + 1) % SQ_AHEAD;
-        if (work_in(b, oldest) < 0) {
-            errno = ENOMEM;
-            return -1;
-        }
-        prefetch_next(b, oldest, b->ahead[b->ahead_head]);
-        return 0;
+    if (work_in(b, symbol << 1) < 0) {
+        errno = ENOMEM;
+        return -1;
     }
-    b->ahead[(b->ahead_head + b->ahead_count++) % SQ_AHEAD] = val;
     return 0;
 }
-
-int sq_flush_internal(sequitur *b) { return flush(b); }
 
 void sq_plain_internal(sequitur *b) { b->plain = 1; }
 
@@ -816,7 +776,7 @@ sq_grammar *sq_finish_free(sequitur *b)
     if (!b)
         return NULL;
     sq_grammar *g = NULL;
-    if (flush(b) == 0) {
+    if (!b->failed) {
         /* the table and its bits serve appends only, and none follow */
         big_free(b->table, (b->table_mask + 1) * sizeof *b->table);
         b->table = NULL;
@@ -851,7 +811,7 @@ static int table_rebuild(sequitur *b)
 
 int sq_relabel(sequitur *b, sq_relabel_fn fn, void *ctx)
 {
-    if (flush(b) < 0) {
+    if (b->failed) {
         errno = ENOMEM;
         return -1;
     }
@@ -861,7 +821,7 @@ int sq_relabel(sequitur *b, sq_relabel_fn fn, void *ctx)
             errno = EINVAL;
             return -1;
         }
-    if (fn(ctx, 0) != 0 || fn(ctx, b->last_val >> 1) >= SQ_TERMINAL_LIMIT) {
+    if (fn(ctx, 0) != 0) {
         errno = EINVAL;
         return -1;
     }
@@ -870,7 +830,6 @@ int sq_relabel(sequitur *b, sq_relabel_fn fn, void *ctx)
     for (uint32_t n = 1; n < b->node_top; n++)
         if ((b->nodes[n].val & 1) == 0)
             b->nodes[n].val = fn(ctx, b->nodes[n].val >> 1) << 1;
-    b->last_val = fn(ctx, b->last_val >> 1) << 1;
     if (table_rebuild(b) < 0) {
         b->failed = 1;
         errno = ENOMEM;
@@ -883,7 +842,6 @@ uint64_t sq_input_length(const sequitur *b) { return b->input_length; }
 
 void sq_builder_stats(sequitur *b, sq_stats *s)
 {
-    flush(b);
     s->rules = b->live_rules;
     s->symbols = b->symbols;
     s->table_bytes = (uint64_t)(b->table_mask + 1) * sizeof *b->table;
@@ -972,7 +930,7 @@ static int check_digrams(const sequitur *b, char *why, size_t whylen)
 
 int sq_check(sequitur *b, char *why, size_t whylen)
 {
-    if (flush(b) < 0)
+    if (b->failed)
         FAIL("out of memory");
     uint32_t *uses = calloc(b->rule_top + 1, sizeof *uses);
     if (!uses)

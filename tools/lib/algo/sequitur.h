@@ -25,8 +25,6 @@
  *       Feeds one terminal. symbol must be below SQ_TERMINAL_LIMIT (2^63).
  *       0, or -1: symbol too large (errno EINVAL) or out of memory (ENOMEM;
  *       the builder then refuses further symbols but can still be freed).
- *       The last few symbols are held back (prefetching their digrams'
- *       table slots); the calls below that read the grammar work them in.
  *   uint64_t sq_input_length(const sequitur *b);
  *       Terminals appended so far.
  *   void sq_builder_stats(sequitur *b, sq_stats *s);

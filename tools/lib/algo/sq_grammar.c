@@ -148,7 +148,7 @@ static int copy_rules(const sequitur *b, sq_grammar *g, uint32_t *order, uint32_
 
 sq_grammar *sq_finish(sequitur *b)
 {
-    if (sq_flush_internal(b) < 0)
+    if (b->failed)
         return NULL;
     uint32_t *order = malloc(sizeof *order * b->rule_top);
     uint32_t *number = malloc(sizeof *number * b->rule_top);

@@ -34,11 +34,6 @@ typedef struct sq_slot {
     uint32_t hash;
 } sq_slot;
 
-/* Symbols appended but not yet worked in: the digram each will be looked up
- * under is known as it arrives, so its table slot is prefetched this many
- * symbols ahead (a large grammar's table does not fit in the cache). */
-#define SQ_AHEAD 8
-
 struct sequitur {
     sq_node *nodes;             /* the pool; node 0 unused */
     size_t node_cap;
@@ -57,18 +52,12 @@ struct sequitur {
     size_t table_mask;
     size_t table_used;
     int failed;                 /* out of memory: the grammar is incomplete */
-    uint64_t ahead[SQ_AHEAD];   /* pending terminal values (tagged), a ring */
-    unsigned ahead_head, ahead_count;
-    uint64_t last_val;          /* the last appended terminal's value */
     int plain;                  /* no shortcut (extend_rule, substitute's
                                    quiet case): every step
                                    the original's, for tests comparing */
     uint64_t shortcuts;         /* times a shortcut stood for the original's
                                    steps (tests check that they are taken) */
 };
-
-/* Works in the symbols sq_append holds back (sequitur.c); -1: no memory. */
-int sq_flush_internal(sequitur *b);
 
 /* Turns the builder's shortcuts off, so that tests can check that they
  * build the grammar the original's steps build. */

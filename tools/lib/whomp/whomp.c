@@ -29,23 +29,41 @@ enum { RASG_STREAM = WHOMP_DIMS, STREAMS };
 
 /* The work of one batch: one task per grammar fed (the four OMSG, the
  * RASG, and all vertical grammars together). A grammar takes its batches
- * in order: the tasks of a batch all end before the next batch's start. */
+ * in order; different grammars need not be at the same batch. */
 enum { TASK_VERTICAL = STREAMS, TASKS };
 
-/* The second thread (whomp_options.threads = 2). The caller posts a batch
- * and both threads claim its tasks one at a time, so the work balances
- * itself (which grammars are large depends on the trace); the caller then
- * gathers the next batch into the other buffer while the thread finishes
- * its last task. Every field is under lock. */
+/* Batches gathered and not yet taken by every grammar, at most. With one
+ * batch shared by both threads, each batch ended on a barrier (its last
+ * task ran on one thread while the other waited), and the two large
+ * grammars, each about a third of the work, could never share a batch
+ * evenly: on a gzip recording the threads were busy 1.5 cores of 2.
+ * With batches queued, a thread takes whichever grammar is furthest
+ * behind, and only the grammars' total work and the longest one bound the
+ * time. The second thread still waits when only one grammar has work left
+ * and the caller runs it: on that recording it waited 0.7-0.9 s with 8
+ * batches queued, 0.02-0.27 s with 32 (5 MB), 0.02-0.13 s with 64. */
+#define QUEUE 32
+
+/* One gathered batch: symbols by stream, in access order. */
+typedef struct batch {
+    uint64_t sym[STREAMS][BATCH];
+    uint32_t n;                 /* accesses in it */
+    int pending;                /* tasks not yet ended on it (0: free) */
+} batch;
+
+/* The second thread (whomp_options.threads = 2). The caller posts batches
+ * into the queue; both threads run the grammars' tasks on them, the
+ * caller whenever it must wait for a free batch to gather into. Every
+ * field, and every batch's n and pending while queued, is under lock. */
 typedef struct helper {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t changed;     /* a batch posted, a task ended, or stop */
-    int next;                   /* the posted batch's next unclaimed task,
-                                   an index into order */
-    int order[TASKS];           /* the posted batch's tasks, longest first */
-    uint64_t took[TASKS];       /* nanoseconds each task took last time */
-    int running;                /* tasks claimed and not yet ended */
+    uint64_t done[TASKS];       /* batches each task has ended */
+    int running[TASKS];         /* the task is being run */
+    uint64_t took[TASKS];       /* nanoseconds its last batch took */
+    int ran[TASKS];             /* the thread that ran it last: 0 the
+                                   caller, 1 the second thread */
     int stop;                   /* no more batches: the thread returns */
 } helper;
 
@@ -53,18 +71,14 @@ struct whomp {
     whomp_options opt;
     sequitur *omsg[WHOMP_DIMS];
     sequitur *rasg;
-    uint64_t batch[2][STREAMS][BATCH];  /* symbols by stream, in access order:
-                                           one buffer gathered, one fed */
-    uint32_t nbatch;                    /* accesses in the gathered buffer */
-    int fill;                           /* which buffer is gathered */
-    uint32_t posted_n;                  /* accesses in the other one (fill and
-                                           posted_n change only while no
-                                           task runs) */
-    int tasks;                          /* tasks per batch (TASK_VERTICAL
-                                           only with opt.vertical) */
-    int failed;                         /* a grammar ran out of memory (under
-                                           helper->lock while there is one) */
-    helper *helper;                     /* NULL: the caller does every task */
+    batch *queue;               /* QUEUE batches, a ring */
+    uint64_t posted;            /* batches posted; queue[posted % QUEUE] is
+                                   the one gathered (free while gathered) */
+    int tasks;                  /* tasks per batch (TASK_VERTICAL
+                                   only with opt.vertical) */
+    int failed;                 /* a grammar ran out of memory (under
+                                   helper->lock while there is one) */
+    helper *helper;             /* NULL: the caller does every task */
     uint32_t *vertical_of;      /* instruction -> index into verticals + 1 */
     size_t vertical_of_cap;
     vertical *verticals;
@@ -84,17 +98,16 @@ static int feed(sequitur *g, const uint64_t *symbols, uint32_t n)
     return 0;
 }
 
-static int feed_vertical(whomp *w, uint64_t (*batch)[BATCH], uint32_t n);
+static int feed_vertical(whomp *w, const batch *b);
 
-/* Task t of the posted batch; -1 when its grammar ran out of memory. */
-static int run_task(whomp *w, int t)
+/* Task t on batch b; -1 when its grammar ran out of memory. */
+static int run_task(whomp *w, int t, const batch *b)
 {
-    uint64_t (*batch)[BATCH] = w->batch[!w->fill];
     if (t < WHOMP_DIMS)
-        return feed(w->omsg[t], batch[t], w->posted_n);
+        return feed(w->omsg[t], b->sym[t], b->n);
     if (t == RASG_STREAM)
-        return feed(w->rasg, batch[RASG_STREAM], w->posted_n);
-    return feed_vertical(w, batch, w->posted_n);
+        return feed(w->rasg, b->sym[RASG_STREAM], b->n);
+    return feed_vertical(w, b);
 }
 
 static uint64_t now_ns(void)
@@ -104,54 +117,85 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Orders the next batch's tasks longest first by how long each took in
- * the last batch (consecutive batches cost about the same): with the
- * longest claimed first, the two threads end a batch closer together
- * than in a fixed order (on a gzip recording's task times, replayed: 3.60
- * -> 3.43 s of the 3.20 s an even split would take). Insertion sort of
- * at most TASKS; ties keep the task order. Lock held. */
-static void order_tasks(const whomp *w, helper *h)
+/* The task thread self runs next: of those not running and behind the
+ * posted batches, one it ran last if any (a small grammar's nodes and
+ * table then stay in that core's cache), else the one with the most work
+ * left by its last batch's time (so that the large grammars, whose chains
+ * of batches bound the time, never wait at the end); -1 when none. Lock
+ * held. */
+static int pick_task(const whomp *w, const helper *h, int self)
 {
-    for (int i = 0; i < w->tasks; i++) {
-        int t = i, j = i;
-        for (; j > 0 && h->took[h->order[j - 1]] < h->took[t]; j--)
-            h->order[j] = h->order[j - 1];
-        h->order[j] = t;
+    int best = -1, best_own = 0;
+    uint64_t most = 0;
+    for (int t = 0; t < w->tasks; t++) {
+        if (h->running[t] || h->done[t] >= w->posted)
+            continue;
+        int own = h->ran[t] == self;
+        uint64_t left = (w->posted - h->done[t]) * (h->took[t] + 1);
+        if (best < 0 || own > best_own || (own == best_own && left > most))
+            best = t, most = left, best_own = own;
+    }
+    return best;
+}
+
+/* Runs one task on its next batch, the lock let go meanwhile. Lock held. */
+static void run_claimed(whomp *w, helper *h, int t, int self)
+{
+    batch *b = &w->queue[h->done[t] % QUEUE];
+    int failed = w->failed;
+    h->running[t] = 1;
+    pthread_mutex_unlock(&h->lock);
+    uint64_t start = now_ns();
+    int rc = failed ? -1 : run_task(w, t, b);
+    uint64_t took = now_ns() - start;
+    pthread_mutex_lock(&h->lock);
+    h->took[t] = took;
+    h->ran[t] = self;
+    w->failed |= rc < 0;
+    h->running[t] = 0;
+    h->done[t]++;
+    b->pending--;
+    pthread_cond_broadcast(&h->changed);
+}
+
+/* Runs tasks, or waits for them, until ready(w) holds (the thread: until
+ * stop and no task is left). Lock held. */
+static void work_until(whomp *w, helper *h, int (*ready)(const whomp *w))
+{
+    int self = ready == NULL;
+    for (;;) {
+        if (ready && ready(w))
+            return;
+        int t = pick_task(w, h, self);
+        if (t >= 0)
+            run_claimed(w, h, t, self);
+        else if (!ready && h->stop)
+            return;
+        else
+            pthread_cond_wait(&h->changed, &h->lock);
     }
 }
 
-/* Claims and runs the posted batch's tasks until none is left; the thread
- * (wait set) then waits for the next batch, the caller returns. Called
- * with h->lock held. */
-static void claim_tasks(whomp *w, helper *h, int wait)
+/* The batch to gather next is free. */
+static int gather_free(const whomp *w)
 {
-    for (;;) {
-        if (h->next < w->tasks) {
-            int t = h->order[h->next++], failed = w->failed;
-            h->running++;
-            pthread_mutex_unlock(&h->lock);
-            uint64_t start = now_ns();
-            int rc = failed ? -1 : run_task(w, t);
-            uint64_t took = now_ns() - start;
-            pthread_mutex_lock(&h->lock);
-            h->took[t] = took;
-            w->failed |= rc < 0;
-            h->running--;
-            if (h->next >= w->tasks && h->running == 0)
-                pthread_cond_broadcast(&h->changed);
-        } else if (wait && !h->stop) {
-            pthread_cond_wait(&h->changed, &h->lock);
-        } else {
-            return;
-        }
-    }
+    return w->queue[w->posted % QUEUE].pending == 0;
+}
+
+/* Every posted batch has been taken by every grammar. */
+static int all_done(const whomp *w)
+{
+    for (int t = 0; t < w->tasks; t++)
+        if (w->helper->done[t] < w->posted || w->helper->running[t])
+            return 0;
+    return 1;
 }
 
 static void *helper_main(void *arg)
 {
     whomp *w = arg;
     pthread_mutex_lock(&w->helper->lock);
-    claim_tasks(w, w->helper, 1);
+    work_until(w, w->helper, NULL);
     pthread_mutex_unlock(&w->helper->lock);
     return NULL;
 }
@@ -163,7 +207,6 @@ static void helper_start(whomp *w)
     helper *h = calloc(1, sizeof *h);
     if (!h)
         return;
-    h->next = TASKS;            /* nothing posted yet */
     if (pthread_mutex_init(&h->lock, NULL) != 0) {
         free(h);
         return;
@@ -178,19 +221,23 @@ static void helper_start(whomp *w)
     }
 }
 
-/* Waits until every task of the posted batch has ended. Lock held. */
-static void wait_batch(helper *h, int tasks)
+/* Waits until every posted batch is in every grammar, running tasks
+ * meanwhile; afterwards no task runs until the next post. */
+static void wait_all(whomp *w)
 {
-    while (h->next < tasks || h->running > 0)
-        pthread_cond_wait(&h->changed, &h->lock);
+    if (!w->helper)
+        return;
+    pthread_mutex_lock(&w->helper->lock);
+    work_until(w, w->helper, all_done);
+    pthread_mutex_unlock(&w->helper->lock);
 }
 
 /* Lets the thread end its tasks, then ends it. */
 static void helper_stop(whomp *w)
 {
     helper *h = w->helper;
+    wait_all(w);
     pthread_mutex_lock(&h->lock);
-    wait_batch(h, w->tasks);
     h->stop = 1;
     pthread_cond_broadcast(&h->changed);
     pthread_mutex_unlock(&h->lock);
@@ -201,30 +248,27 @@ static void helper_stop(whomp *w)
     w->helper = NULL;
 }
 
-/* The gathered buffer becomes the posted one and its tasks run, shared
- * with the thread if there is one; the other buffer is gathered next.
- * -1 when a grammar ran out of memory. */
+/* Posts the gathered batch (if it holds any access) and makes the next
+ * one free to gather: without the thread, by running its tasks now; with
+ * it, by running tasks (or waiting) until the batch QUEUE posts back is
+ * done with. -1 when a grammar ran out of memory. */
 static int flush(whomp *w)
 {
     helper *h = w->helper;
+    batch *b = &w->queue[w->posted % QUEUE];
     if (!h) {
-        w->fill = !w->fill;
-        w->posted_n = w->nbatch;
-        w->nbatch = 0;
-        for (int t = 0; t < w->tasks && !w->failed; t++)
-            w->failed = run_task(w, t) < 0;
+        for (int t = 0; t < w->tasks && !w->failed && b->n; t++)
+            w->failed = run_task(w, t, b) < 0;
+        b->n = 0;
         return w->failed ? -1 : 0;
     }
     pthread_mutex_lock(&h->lock);
-    wait_batch(h, w->tasks);    /* the last batch's tasks, and its buffer */
-    if (!w->failed) {
-        w->fill = !w->fill;
-        w->posted_n = w->nbatch;
-        w->nbatch = 0;
-        h->next = 0;
-        order_tasks(w, h);
+    if (b->n && !w->failed) {
+        b->pending = w->tasks;
+        w->posted++;
         pthread_cond_broadcast(&h->changed);
-        claim_tasks(w, h, 0);
+        work_until(w, h, gather_free);
+        w->queue[w->posted % QUEUE].n = 0;
     }
     int failed = w->failed;
     pthread_mutex_unlock(&h->lock);
@@ -239,7 +283,7 @@ whomp *whomp_new(const whomp_options *o)
     w->opt = *o;
     w->tasks = o->vertical ? TASKS : TASK_VERTICAL;
     w->rasg_bits = WHOMP_RASG_BITS;
-    int ok = (w->rasg = sq_new()) != NULL;
+    int ok = (w->queue = calloc(QUEUE, sizeof *w->queue)) && (w->rasg = sq_new()) != NULL;
     for (int d = 0; d < WHOMP_DIMS; d++)
         ok = ok && (w->omsg[d] = sq_new()) != NULL;
     if (!ok) {
@@ -264,6 +308,7 @@ void whomp_free(whomp *w)
         sq_free(w->verticals[i].g);
     free(w->verticals);
     free(w->vertical_of);
+    free(w->queue);
     free(w);
 }
 
@@ -286,12 +331,12 @@ static sequitur *vertical_of(whomp *w, uint32_t insn)
 }
 
 /* Each access's (group, object, offset) to its instruction's grammar. */
-static int feed_vertical(whomp *w, uint64_t (*batch)[BATCH], uint32_t n)
+static int feed_vertical(whomp *w, const batch *b)
 {
-    for (uint32_t i = 0; i < n; i++) {
-        sequitur *v = vertical_of(w, (uint32_t)batch[WHOMP_INSTRUCTION][i]);
-        if (!v || sq_append(v, batch[WHOMP_GROUP][i]) < 0 ||
-            sq_append(v, batch[WHOMP_OBJECT][i]) < 0 || sq_append(v, batch[WHOMP_OFFSET][i]) < 0)
+    for (uint32_t i = 0; i < b->n; i++) {
+        sequitur *v = vertical_of(w, (uint32_t)b->sym[WHOMP_INSTRUCTION][i]);
+        if (!v || sq_append(v, b->sym[WHOMP_GROUP][i]) < 0 ||
+            sq_append(v, b->sym[WHOMP_OBJECT][i]) < 0 || sq_append(v, b->sym[WHOMP_OFFSET][i]) < 0)
             return -1;
     }
     return 0;
@@ -325,15 +370,12 @@ static int rasg_widen(whomp *w, uint32_t insn, uint64_t addr)
     repack p = { w->rasg_bits, bits };
     if (bits == p.from || addr >> (63 - bits))
         goto refused;
-    if (w->helper) {            /* no task may touch the builder or a buffer */
-        pthread_mutex_lock(&w->helper->lock);
-        wait_batch(w->helper, w->tasks);
-        pthread_mutex_unlock(&w->helper->lock);
-    }
+    wait_all(w);                /* no task may touch the builder */
     if (w->failed)
         return -1;
-    uint64_t *gathered = w->batch[w->fill][RASG_STREAM];
-    for (uint32_t i = 0; i < w->nbatch; i++)
+    batch *b = &w->queue[w->posted % QUEUE];
+    uint64_t *gathered = b->sym[RASG_STREAM];
+    for (uint32_t i = 0; i < b->n; i++)
         if (repack_terminal(&p, gathered[i]) == UINT64_MAX)
             goto refused;
     if (sq_relabel(w->rasg, repack_terminal, &p) < 0) {
@@ -341,7 +383,7 @@ static int rasg_widen(whomp *w, uint32_t insn, uint64_t addr)
             return -1;
         goto refused;
     }
-    for (uint32_t i = 0; i < w->nbatch; i++)
+    for (uint32_t i = 0; i < b->n; i++)
         gathered[i] = repack_terminal(&p, gathered[i]);
     w->rasg_bits = bits;
     w->refused_bits = 0;
@@ -363,15 +405,15 @@ int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
         if (rc < 0)
             return rc;
     }
-    uint64_t (*batch)[BATCH] = w->batch[w->fill];
-    uint32_t i = w->nbatch++;
-    batch[WHOMP_INSTRUCTION][i] = insn;
-    batch[WHOMP_GROUP][i] = o->group->id;
-    batch[WHOMP_OBJECT][i] = o->serial;
-    batch[WHOMP_OFFSET][i] = addr - o->addr;
-    batch[RASG_STREAM][i] = addr << w->rasg_bits | insn;
+    batch *b = &w->queue[w->posted % QUEUE];
+    uint32_t i = b->n++;
+    b->sym[WHOMP_INSTRUCTION][i] = insn;
+    b->sym[WHOMP_GROUP][i] = o->group->id;
+    b->sym[WHOMP_OBJECT][i] = o->serial;
+    b->sym[WHOMP_OFFSET][i] = addr - o->addr;
+    b->sym[RASG_STREAM][i] = addr << w->rasg_bits | insn;
     w->kept++;
-    if (w->nbatch == BATCH && flush(w) < 0)
+    if (b->n == BATCH && flush(w) < 0)
         return -1;
     return 1;
 }
@@ -402,12 +444,12 @@ static sq_grammar *take(sequitur **b)
 
 sq_grammar *whomp_take_omsg(whomp *w, int dim)
 {
-    return dim >= 0 && dim < WHOMP_DIMS && !w->nbatch && !w->helper ? take(&w->omsg[dim]) : NULL;
+    return dim >= 0 && dim < WHOMP_DIMS && !w->queue[w->posted % QUEUE].n && !w->helper ? take(&w->omsg[dim]) : NULL;
 }
 
 sq_grammar *whomp_take_rasg(whomp *w)
 {
-    return w->nbatch || w->helper ? NULL : take(&w->rasg);
+    return w->queue[w->posted % QUEUE].n || w->helper ? NULL : take(&w->rasg);
 }
 
 uint32_t whomp_vertical_count(const whomp *w) { return w->nverticals; }
@@ -415,7 +457,7 @@ uint32_t whomp_vertical_insn(const whomp *w, uint32_t i) { return w->verticals[i
 
 sq_grammar *whomp_take_vertical(whomp *w, uint32_t i)
 {
-    return w->nbatch || w->helper ? NULL : take(&w->verticals[i].g);
+    return w->queue[w->posted % QUEUE].n || w->helper ? NULL : take(&w->verticals[i].g);
 }
 
 const char *whomp_dim_name(int dim)
