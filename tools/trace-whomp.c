@@ -84,9 +84,9 @@ int main(int argc, char **argv)
     while (cli_next(reader, &ev)) {
         int rc = whomp_run_event(run, &ev);
         if (rc == -2)
-            cli_fail(cli_trace(), "an address at or above 2^%u: the RASG cannot pack it "
-                     "beside a %u-bit instruction number in 63 bits",
-                     63 - whomp_run_rasg_bits(run), whomp_run_rasg_bits(run));
+            cli_fail(cli_trace(), "addresses in more than %u regions of 4 GiB: the RASG cannot "
+                     "pack them beside a %u-bit instruction number in 63 bits",
+                     1u << (31 - whomp_run_rasg_bits(run)), whomp_run_rasg_bits(run));
         if (rc < 0)
             cli_fail(NULL, "out of memory");
     }

@@ -10,7 +10,9 @@ CREATE TABLE IF NOT EXISTS grammars (
     stream   TEXT NOT NULL,     -- which stream: wpp 'thread TID'; whomp 'omsg instruction',
                                 -- 'omsg group', 'omsg object', 'omsg offset', 'rasg' (terminals
                                 -- address * 2^b + instruction, b = 16 or the bits of the largest
-                                -- instruction number), or 'vertical INSN' (one per instruction)
+                                -- instruction number; an address beyond 2^(63-b) packed by its
+                                -- 4 GiB region, as trace-whomp's report says), or 'vertical INSN'
+                                -- (one per instruction)
     length   INTEGER NOT NULL,  -- symbols of the stream (terminals the grammar expands to)
     rules    INTEGER NOT NULL,  -- rules, rule 0 included
     symbols  INTEGER NOT NULL,  -- symbols on all right-hand sides

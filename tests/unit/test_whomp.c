@@ -250,42 +250,88 @@ static void test_widen(void **state)
     widen(2);
 }
 
-/* An address that does not fit beside the instruction field is refused
- * with -2 and nothing kept: at 16 bits an address at 2^47; when an
- * instruction needs a 17th bit, an address at 2^46 kept earlier, whether
- * still in the gathered batch or already in the builder (after a whole
- * batch). The accesses that fit go on being kept. */
-static void test_unpackable(void **state)
+/* An address that does not fit beside the instruction field switches the
+ * RASG to addresses packed by region, relabelling what it holds: at 16
+ * bits an address at 2^47 arriving first; an address at 2^46 kept raw
+ * when an instruction later needs a 17th bit, whether still in the
+ * gathered batch or already in the builder (after a whole batch). Either
+ * way the RASG expands to (region * 2^32 + address mod 2^32) * 2^bits +
+ * instruction, regions numbered by first use after region 0. */
+static void test_regions(void **state)
 {
     (void)state;
     fixture f;
     fixture_init(&f);
     obj_object far = f.objects[0];
-    far.addr = UINT64_C(1) << 47;
+    const uint64_t *bases;
+    far.addr = (UINT64_C(1) << 47) + 0x1234;
+    whomp *w = whomp_new(&(whomp_options){ .threads = 1 });
+    assert_non_null(w);
+    assert_int_equal(whomp_access(w, 3, &far, far.addr), 1);
+    assert_int_equal(whomp_rasg_bits(w), 16);
+    assert_int_equal(whomp_rasg_regions(w, &bases), 2);
+    assert_int_equal(bases[1], UINT64_C(1) << 15);
+    assert_int_equal(whomp_access(w, 4, &f.objects[0], f.objects[0].addr), 1);
+    assert_int_equal(whomp_finish(w), 0);
+    sq_grammar *g = whomp_take_rasg(w);
+    uint64_t *got = expand_all(g, 2);
+    assert_int_equal(got[0], (UINT64_C(1) << 32 | 0x1234) << 16 | 3);
+    assert_int_equal(got[1], f.objects[0].addr << 16 | 4);     /* region 0 */
+    free(got);
+    sq_grammar_free(g);
+    whomp_free(w);
+
+    far.addr = (UINT64_C(1) << 46) + 8;
     for (uint32_t before = 1; before <= 4096; before += 4095) {
-        whomp *w = whomp_new(&(whomp_options){ .threads = 1 });
+        w = whomp_new(&(whomp_options){ .threads = 1 });
         assert_non_null(w);
-        assert_int_equal(whomp_access(w, 0, &far, far.addr), -2);
-        assert_int_equal(whomp_rasg_bits(w), 16);
-        far.addr = UINT64_C(1) << 46;
         assert_int_equal(whomp_access(w, 0, &far, far.addr), 1);
         for (uint32_t i = 1; i < before; i++)
             assert_int_equal(whomp_access(w, 0, &f.objects[0], f.objects[0].addr), 1);
-        assert_int_equal(whomp_access(w, 1u << 16, &f.objects[0], f.objects[0].addr), -2);
+        assert_int_equal(whomp_rasg_regions(w, &bases), 0);     /* raw so far */
+        assert_int_equal(whomp_access(w, 1u << 16, &f.objects[0], f.objects[0].addr), 1);
         assert_int_equal(whomp_rasg_bits(w), 17);
-        assert_int_equal(whomp_access(w, 1, &f.objects[0], f.objects[0].addr), 1);
-        assert_int_equal(whomp_rasg_bits(w), 17);   /* still the refused one's */
+        assert_int_equal(whomp_rasg_regions(w, &bases), 2);
+        assert_int_equal(bases[1], UINT64_C(1) << 14);
         assert_int_equal(whomp_finish(w), 0);
         assert_int_equal(whomp_kept(w), before + 1);
-        sq_grammar *g = whomp_take_rasg(w);
-        uint64_t *got = expand_all(g, before + 1);
-        assert_int_equal(got[0], far.addr << 16);
-        assert_int_equal(got[before], f.objects[0].addr << 16 | 1);
+        g = whomp_take_rasg(w);
+        got = expand_all(g, before + 1);
+        assert_int_equal(got[0], (UINT64_C(1) << 32 | 8) << 17);
+        assert_int_equal(got[before - 1], before > 1 ? f.objects[0].addr << 17 : got[0]);
+        assert_int_equal(got[before], f.objects[0].addr << 17 | 1u << 16);
         free(got);
         sq_grammar_free(g);
         whomp_free(w);
-        far.addr = UINT64_C(1) << 47;
     }
+}
+
+/* Beside a 21-bit instruction field 2^10 regions fit: region 0 and 1023
+ * more are kept, the next new region is refused with -2 and nothing kept,
+ * and accesses in known regions go on being kept. */
+static void test_too_many_regions(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    obj_object far = f.objects[0];
+    const uint64_t *bases;
+    whomp *w = whomp_new(&(whomp_options){ .threads = 1 });
+    assert_non_null(w);
+    assert_int_equal(whomp_access(w, 1u << 20, &f.objects[0], f.objects[0].addr), 1);
+    for (uint64_t r = 1; r < 1024; r++) {
+        far.addr = (UINT64_C(0x10000) + r) << 32;
+        assert_int_equal(whomp_access(w, 1, &far, far.addr), 1);
+    }
+    assert_int_equal(whomp_rasg_regions(w, &bases), 1024);
+    far.addr = UINT64_C(0x20000) << 32;
+    assert_int_equal(whomp_access(w, 1, &far, far.addr), -2);
+    assert_int_equal(whomp_rasg_bits(w), 21);
+    far.addr = (UINT64_C(0x10000) + 5) << 32 | 16;
+    assert_int_equal(whomp_access(w, 2, &far, far.addr), 1);
+    assert_int_equal(whomp_finish(w), 0);
+    assert_int_equal(whomp_kept(w), 1025);
+    whomp_free(w);
 }
 
 /* A recorded-looking trace with more memory instructions than 2^16
@@ -382,7 +428,8 @@ int main(void)
         cmocka_unit_test(test_rasg_thread_same_grammars),
         cmocka_unit_test(test_free_unfinished),
         cmocka_unit_test(test_widen),
-        cmocka_unit_test(test_unpackable),
+        cmocka_unit_test(test_regions),
+        cmocka_unit_test(test_too_many_regions),
         cmocka_unit_test(test_trace_many_instructions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -191,7 +191,16 @@ void whomp_run_print(whomp_run *w, FILE *out)
     fprintf(out, "OMSG %-12s %42" PRIu64 "\n", "total", s->omsg_bytes);
     fprintf(out, "RASG %-12s rules %8" PRIu32 " symbols %10" PRIu64 " bytes %10" PRIu64 "\n",
            "(insn, addr)", s->rasg.rules, s->rasg.symbols, s->rasg.bytes);
-    if (whomp_rasg_bits(w->grammars) != WHOMP_RASG_BITS)
+    const uint64_t *bases;
+    uint32_t regions = whomp_rasg_regions(w->grammars, &bases);
+    if (regions) {
+        fprintf(out, "RASG terminals: (region * 2^32 + address mod 2^32) * 2^%u + instruction "
+                "(an address beyond 2^%u); regions by number, their addresses' bits 32 and up:",
+                whomp_rasg_bits(w->grammars), 63 - whomp_rasg_bits(w->grammars));
+        for (uint32_t r = 0; r < regions; r++)
+            fprintf(out, " %#" PRIx64, bases[r]);
+        fputc('\n', out);
+    } else if (whomp_rasg_bits(w->grammars) != WHOMP_RASG_BITS)
         fprintf(out, "RASG terminals: address * 2^%u + instruction (more than 2^%u "
                 "memory instructions)\n", whomp_rasg_bits(w->grammars), WHOMP_RASG_BITS);
     fprintf(out, "OMSG/RASG %.3f\n", s->ratio);

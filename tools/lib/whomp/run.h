@@ -28,11 +28,12 @@ void whomp_run_free(whomp_run *w);
 int whomp_run_event(whomp_run *w, const mr_event *ev);
 
 /* The RASG's instruction bits (whomp_rasg_bits): after a -2, the bits the
- * refused access needed, so that addresses must stay below 2^(63 - bits). */
+ * refused access needed, beside which at most 2^(31 - bits) regions fit. */
 unsigned whomp_run_rasg_bits(const whomp_run *w);
 
 /* After whomp_run_finish: the RASG (owned by the run), whose terminals are
- * address * 2^whomp_run_rasg_bits + instruction. */
+ * address * 2^whomp_run_rasg_bits + instruction, the address packed by
+ * region when whomp_rasg_regions says so (whomp.h). */
 const sq_grammar *whomp_run_rasg(const whomp_run *w);
 
 /* After the last event: makes the grammars. 0, or -1 when out of memory. */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "base/array.h"
+#include "base/u64map.h"
 
 /* One instruction's vertical stream. */
 typedef struct vertical {
@@ -86,6 +87,13 @@ struct whomp {
     uint32_t nverticals;
     unsigned rasg_bits;         /* the RASG's instruction field (whomp.h) */
     unsigned refused_bits;      /* the field the last refused access needed */
+    int by_region;              /* RASG addresses packed by region (whomp.h) */
+    u64map regions;             /* an address's bits 32 and up -> region + 1
+                                   (region 0, the first 4 GiB, is implicit) */
+    uint64_t *region_bases;     /* region -> its high bits, for the report */
+    uint32_t nregions;          /* regions numbered so far, region 0 included */
+    uint64_t last_high, last_region;    /* the last lookup: accesses stay in
+                                           one region for long stretches */
     uint64_t kept, skipped;
 };
 
@@ -283,7 +291,10 @@ whomp *whomp_new(const whomp_options *o)
     w->opt = *o;
     w->tasks = o->vertical ? TASKS : TASK_VERTICAL;
     w->rasg_bits = WHOMP_RASG_BITS;
-    int ok = (w->queue = calloc(QUEUE, sizeof *w->queue)) && (w->rasg = sq_new()) != NULL;
+    w->last_high = UINT64_MAX;  /* no lookup yet (high bits are below 2^32) */
+    w->nregions = 1;            /* region 0, whose base is 0 */
+    int ok = (w->queue = calloc(QUEUE, sizeof *w->queue)) && (w->rasg = sq_new()) != NULL &&
+             (w->region_bases = calloc(1, sizeof *w->region_bases)) != NULL;
     for (int d = 0; d < WHOMP_DIMS; d++)
         ok = ok && (w->omsg[d] = sq_new()) != NULL;
     if (!ok) {
@@ -304,6 +315,8 @@ void whomp_free(whomp *w)
     for (int d = 0; d < WHOMP_DIMS; d++)
         sq_free(w->omsg[d]);
     sq_free(w->rasg);
+    u64map_free(&w->regions);
+    free(w->region_bases);
     for (uint32_t i = 0; i < w->nverticals; i++)
         sq_free(w->verticals[i].g);
     free(w->verticals);
@@ -342,55 +355,113 @@ static int feed_vertical(whomp *w, const batch *b)
     return 0;
 }
 
-/* A RASG terminal's instruction field going from `from` to `to` bits. */
+/* addr packed by region: its 4 GiB region's number (by first use; the
+ * first 4 GiB are region 0, so that 0 stays 0 as sq_relabel needs) above
+ * its low 32 bits. UINT64_MAX when out of memory. */
+static uint64_t region_packed(whomp *w, uint64_t addr)
+{
+    uint64_t high = addr >> 32;
+    if (high != w->last_high) {
+        uint64_t region = 0;
+        if (high) {
+            int added;
+            void **v = u64map_slot_of(&w->regions, high, &added);
+            if (!v)
+                return UINT64_MAX;
+            if (added) {
+                uint64_t *bases = realloc(w->region_bases, sizeof *bases * (w->nregions + 1));
+                if (!bases)
+                    return UINT64_MAX;
+                w->region_bases = bases;
+                bases[w->nregions] = high;
+                *v = (void *)(uintptr_t)w->nregions++;
+            }
+            region = (uintptr_t)*v;
+        }
+        w->last_high = high;
+        w->last_region = region;
+    }
+    return w->last_region << 32 | (addr & UINT32_MAX);
+}
+
+/* addr as the RASG's terminals hold it. */
+static uint64_t rasg_address(whomp *w, uint64_t addr)
+{
+    return w->by_region ? region_packed(w, addr) : addr;
+}
+
+/* A change of the RASG terminals' packing: the instruction field from
+ * `from` to `to` bits and, with to_regions, raw addresses packed by region. */
 typedef struct repack {
+    whomp *w;
     unsigned from, to;
+    int to_regions;
+    int out_of_memory;          /* region_packed failed */
 } repack;
 
-/* The terminal packed with the wider field; UINT64_MAX (no terminal) when
- * its address does not fit beside it. */
+/* The terminal packed anew; UINT64_MAX (no terminal) when its address does
+ * not fit beside the wider field. */
 static uint64_t repack_terminal(void *ctx, uint64_t t)
 {
-    const repack *p = ctx;
+    repack *p = ctx;
     uint64_t addr = t >> p->from, insn = t & ((UINT64_C(1) << p->from) - 1);
+    if (p->to_regions && (addr = region_packed(p->w, addr)) == UINT64_MAX) {
+        p->out_of_memory = 1;
+        return UINT64_MAX;
+    }
     return addr >> (63 - p->to) ? UINT64_MAX : addr << p->to | insn;
 }
 
-/* insn needs more than rasg_bits bits, or addr does not fit: widens the
- * RASG's instruction field to insn's bits, relabelling the builder and the
- * gathered batch once the posted batch is done with (a few times per
- * trace at most: instruction numbers are dense, so each width is crossed
- * once). 0, -1 when out of memory, -2 when some address (addr, or one
- * already packed) does not fit beside the wider field. */
-static int rasg_widen(whomp *w, uint32_t insn, uint64_t addr)
+/* Relabels the builder and the gathered batch as p says (no task may run).
+ * 0; -1 out of memory; -2 when some terminal does not fit (nothing changed). */
+static int relabel(whomp *w, repack *p)
+{
+    batch *b = &w->queue[w->posted % QUEUE];
+    uint64_t *gathered = b->sym[RASG_STREAM];
+    for (uint32_t i = 0; i < b->n; i++)
+        if (repack_terminal(p, gathered[i]) == UINT64_MAX)
+            return p->out_of_memory ? -1 : -2;
+    if (sq_relabel(w->rasg, repack_terminal, p) < 0)
+        return p->out_of_memory || errno != EINVAL ? -1 : -2;
+    for (uint32_t i = 0; i < b->n; i++)
+        gathered[i] = repack_terminal(p, gathered[i]);
+    w->rasg_bits = p->to;
+    w->by_region |= p->to_regions;
+    return 0;
+}
+
+/* insn needs more than rasg_bits bits, or addr does not fit beside them:
+ * widens the field to insn's bits, and when addresses no longer fit
+ * beside it, packs them by region from then on, relabelling the builder
+ * and the gathered batch once the queued batches are done with (a few
+ * times per trace at most: instruction numbers are dense, so each width is
+ * crossed once, and the packing changes once). 0, -1 when out of memory,
+ * -2 when some address still does not fit (more regions than the field
+ * leaves room for). */
+static int rasg_repack(whomp *w, uint32_t insn, uint64_t addr)
 {
     unsigned bits = w->rasg_bits;
     while (insn >> bits)
         bits++;
-    repack p = { w->rasg_bits, bits };
-    if (bits == p.from || addr >> (63 - bits))
-        goto refused;
     wait_all(w);                /* no task may touch the builder */
     if (w->failed)
         return -1;
-    batch *b = &w->queue[w->posted % QUEUE];
-    uint64_t *gathered = b->sym[RASG_STREAM];
-    for (uint32_t i = 0; i < b->n; i++)
-        if (repack_terminal(&p, gathered[i]) == UINT64_MAX)
-            goto refused;
-    if (sq_relabel(w->rasg, repack_terminal, &p) < 0) {
-        if (errno != EINVAL)
+    repack p = { .w = w, .from = w->rasg_bits, .to = bits };
+    uint64_t packed = rasg_address(w, addr);
+    if (packed == UINT64_MAX)
+        return -1;
+    int rc = -2;
+    if (!(packed >> (63 - bits)))
+        rc = relabel(w, &p);
+    if (rc == -2 && !w->by_region) {
+        p.to_regions = 1;
+        if ((packed = region_packed(w, addr)) == UINT64_MAX)
             return -1;
-        goto refused;
+        if (!(packed >> (63 - bits)))
+            rc = relabel(w, &p);
     }
-    for (uint32_t i = 0; i < b->n; i++)
-        gathered[i] = repack_terminal(&p, gathered[i]);
-    w->rasg_bits = bits;
-    w->refused_bits = 0;
-    return 0;
-refused:
-    w->refused_bits = bits;
-    return -2;
+    w->refused_bits = rc == -2 ? bits : 0;
+    return rc;
 }
 
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
@@ -400,10 +471,12 @@ int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
         w->skipped++;
         return 0;
     }
-    if (insn >> w->rasg_bits || addr >> (63 - w->rasg_bits)) {
-        int rc = rasg_widen(w, insn, addr);
+    uint64_t packed = rasg_address(w, addr);
+    if (insn >> w->rasg_bits || packed >> (63 - w->rasg_bits)) {  /* UINT64_MAX too */
+        int rc = rasg_repack(w, insn, addr);
         if (rc < 0)
             return rc;
+        packed = rasg_address(w, addr);
     }
     batch *b = &w->queue[w->posted % QUEUE];
     uint32_t i = b->n++;
@@ -411,7 +484,7 @@ int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
     b->sym[WHOMP_GROUP][i] = o->group->id;
     b->sym[WHOMP_OBJECT][i] = o->serial;
     b->sym[WHOMP_OFFSET][i] = addr - o->addr;
-    b->sym[RASG_STREAM][i] = addr << w->rasg_bits | insn;
+    b->sym[RASG_STREAM][i] = packed << w->rasg_bits | insn;
     w->kept++;
     if (b->n == BATCH && flush(w) < 0)
         return -1;
@@ -419,6 +492,12 @@ int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr)
 }
 
 unsigned whomp_rasg_bits(const whomp *w) { return w->refused_bits ? w->refused_bits : w->rasg_bits; }
+
+uint32_t whomp_rasg_regions(const whomp *w, const uint64_t **bases)
+{
+    *bases = w->region_bases;
+    return w->by_region ? w->nregions : 0;
+}
 uint64_t whomp_kept(const whomp *w) { return w->kept; }
 uint64_t whomp_skipped(const whomp *w) { return w->skipped; }
 

@@ -13,7 +13,13 @@
  * more memory instructions than that holds, the bits of its largest
  * instruction number: the builder is relabelled when an instruction first
  * needs a wider field (sq_relabel; the grammar depends only on which pairs
- * are equal, so it is the one the wider packing would have built). Sizes
+ * are equal, so it is the one the wider packing would have built). When an
+ * address does not fit beside the field (user addresses reach 2^47, so
+ * from 17 bits on: a JIT's reservations with more than 2^16 memory
+ * instructions), addresses are packed by region from then on: the 4 GiB
+ * region's number, by first use (the first 4 GiB are region 0), times 2^32
+ * plus the address's low 32 bits; the builder is relabelled the same way,
+ * and whomp_rasg_regions gives the regions' bases. Sizes
  * are the bytes of the stored grammars (algo/sequitur.h: zstd over
  * varints), the same encoding for both.
  *
@@ -53,9 +59,9 @@ void whomp_free(whomp *w);
 
 /* One access of instruction insn to address addr, in object o. 1 when
  * kept, 0 when left out (stack without the option, unknown), -1 when out
- * of memory, -2 when addr does not fit beside insn in a RASG symbol
- * (addr at or above 2^(63 - whomp_rasg_bits), the latter widened for insn
- * if needed; nothing is kept then).
+ * of memory, -2 when addr does not fit beside insn in a RASG symbol even
+ * packed by region (more than 2^(31 - whomp_rasg_bits) regions of 4 GiB;
+ * nothing is kept then).
  * Kept accesses are gathered and reach the grammars a batch at a time. */
 int whomp_access(whomp *w, uint32_t insn, const obj_object *o, uint64_t addr);
 
@@ -68,6 +74,11 @@ int whomp_finish(whomp *w);
  * instruction): WHOMP_RASG_BITS or the bits of the largest instruction
  * number kept. After a -2 from whomp_access: the bits that access needed. */
 unsigned whomp_rasg_bits(const whomp *w);
+
+/* 0 while the RASG's terminals hold raw addresses; once they are packed by
+ * region, the number of regions, and *bases the bits 32 and up of each
+ * region's addresses (bases[0] is 0). */
+uint32_t whomp_rasg_regions(const whomp *w, const uint64_t **bases);
 
 uint64_t whomp_kept(const whomp *w);       /* accesses kept */
 uint64_t whomp_skipped(const whomp *w);    /* accesses left out */
