@@ -1380,6 +1380,22 @@ static int front_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t ta
     return rc;
 }
 
+/* The execution at words[pos] (n words in all): its block's state, block
+ * and exit; NULL with the writer failed when it makes no sense. */
+static inline __attribute__((always_inline)) mr_bstate *
+exec_at(mr_writer *w, mr_bstate *const *states, uint32_t cap, const uint64_t *words,
+        size_t pos, size_t n, uint32_t *block, uint32_t *exit)
+{
+    uint64_t header = words[pos];
+    *block = (uint32_t)(header >> 24);
+    *exit = (uint32_t)((header >> 8) & 0xffff);
+    mr_bstate *bs = *block < cap ? states[*block] : NULL;
+    if (exec_check(w, bs != NULL, bs ? bs->nexits : 0, bs ? bs->nwords : 0, *block, *exit,
+                   n - pos))
+        return NULL;
+    return bs;
+}
+
 int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, size_t *used)
 {
     size_t pos = 0;
@@ -1397,13 +1413,12 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
     exec_state x;
     exec_state_load(w, &x);
     while (pos < n && (uint8_t)words[pos] == tag) {
-        uint64_t header = words[pos];
-        uint32_t block = (uint32_t)(header >> 24), exit = (uint32_t)((header >> 8) & 0xffff);
-        mr_bstate *bs = block < cap ? states[block] : NULL;
-        if ((rc = exec_check(w, bs != NULL, bs ? bs->nexits : 0, bs ? bs->nwords : 0,
-                             block, exit, n - pos)))
+        uint32_t block, exit;
+        mr_bstate *bs = exec_at(w, states, cap, words, pos, n, &block, &exit);
+        if (!bs) {
+            rc = -1;
             break;
-        const uint64_t *addrs = words + pos + 1;
+        }
         if (MR_UNLIKELY(!w->chunk_open)) {
             exec_state_store(w, &x);
             rc = begin_chunk(w);
@@ -1411,33 +1426,46 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
             if (rc)
                 break;
         }
-        if (MR_LIKELY(bs->simple)) {
-            rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
-        } else if (!bs->has_guard) {   /* values: after all the addresses */
-            rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->naccesses,
-                          EXEC_UNGUARDED);
-        } else {
-            exec_state_store(w, &x);
-            rc = exec_any(w, bs, block, exit, addrs,
-                          bs->has_value ? addrs + bs->naccesses : NULL);
-            exec_state_load(w, &x);
-        }
-        if (MR_UNLIKELY(rc)) {
-            if (rc < 0)
-                break;
-            exec_state_store(w, &x);
-            rc = w->sink ? extend_last_chunk(w, pos + bs->nwords) : 0;
-            if (!rc) {
-                w->chunk_pos = w->piece_pos + pos + bs->nwords;
-                rc = flush_all(w);
+        /* The chunk stays open until an execution fills it: the inner
+         * loop tests nothing else. */
+        for (;;) {
+            const uint64_t *addrs = words + pos + 1;
+            if (MR_LIKELY(bs->simple)) {
+                rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
+            } else if (!bs->has_guard) {   /* values: after all the addresses */
+                rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->naccesses,
+                              EXEC_UNGUARDED);
+            } else {
+                exec_state_store(w, &x);
+                rc = exec_any(w, bs, block, exit, addrs,
+                              bs->has_value ? addrs + bs->naccesses : NULL);
+                exec_state_load(w, &x);
             }
-            exec_state_load(w, &x);
-            if (rc < 0)
+            if (MR_UNLIKELY(rc))
                 break;
-            rc = 0;
+            pos += bs->nwords;
+            if (pos >= n || (uint8_t)words[pos] != tag)
+                goto done;
+            if (!(bs = exec_at(w, states, cap, words, pos, n, &block, &exit))) {
+                rc = -1;
+                goto done;
+            }
         }
+        if (rc < 0)
+            break;
+        exec_state_store(w, &x);   /* the chunk is full */
+        rc = w->sink ? extend_last_chunk(w, pos + bs->nwords) : 0;
+        if (!rc) {
+            w->chunk_pos = w->piece_pos + pos + bs->nwords;
+            rc = flush_all(w);
+        }
+        exec_state_load(w, &x);
+        if (rc < 0)
+            break;
+        rc = 0;
         pos += bs->nwords;
     }
+done:
     exec_state_store(w, &x);
     *used = pos;
     return rc;
