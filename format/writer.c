@@ -1380,25 +1380,24 @@ static int front_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t ta
     return rc;
 }
 
-/* The execution at words[pos] (n words in all): its block's state, block
- * and exit; NULL with the writer failed when it makes no sense. */
+/* The execution at p (left words up to the slot's end): its block's state,
+ * block and exit; NULL with the writer failed when it makes no sense. */
 static inline __attribute__((always_inline)) mr_bstate *
-exec_at(mr_writer *w, mr_bstate *const *states, uint32_t cap, const uint64_t *words,
-        size_t pos, size_t n, uint32_t *block, uint32_t *exit)
+exec_at(mr_writer *w, mr_bstate *const *states, uint32_t cap, const uint64_t *p,
+        size_t left, uint32_t *block, uint32_t *exit)
 {
-    uint64_t header = words[pos];
+    uint64_t header = *p;
     *block = (uint32_t)(header >> 24);
     *exit = (uint32_t)((header >> 8) & 0xffff);
     mr_bstate *bs = *block < cap ? states[*block] : NULL;
     if (exec_check(w, bs != NULL, bs ? bs->nexits : 0, bs ? bs->nwords : 0, *block, *exit,
-                   n - pos))
+                   left))
         return NULL;
     return bs;
 }
 
 int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, size_t *used)
 {
-    size_t pos = 0;
     int rc = 0;
     *used = 0;
     if (MR_UNLIKELY(w->error))
@@ -1407,14 +1406,16 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
         return -1;
     if (w->pieces)
         return front_execs(w, words, n, tag, used);
-    /* No block is defined while this runs: the table stays where it is. */
+    /* No block is defined while this runs: the table stays where it is.
+     * p walks the words (one value less than words and an index). */
     mr_bstate *const *states = w->states;
     const uint32_t cap = w->blocks_cap;
+    const uint64_t *p = words, *const end = words + n;
     exec_state x;
     exec_state_load(w, &x);
-    while (pos < n && (uint8_t)words[pos] == tag) {
+    while (p < end && (uint8_t)*p == tag) {
         uint32_t block, exit;
-        mr_bstate *bs = exec_at(w, states, cap, words, pos, n, &block, &exit);
+        mr_bstate *bs = exec_at(w, states, cap, p, (size_t)(end - p), &block, &exit);
         if (!bs) {
             rc = -1;
             break;
@@ -1429,7 +1430,7 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
         /* The chunk stays open until an execution fills it: the inner
          * loop tests nothing else. */
         for (;;) {
-            const uint64_t *addrs = words + pos + 1;
+            const uint64_t *addrs = p + 1;
             if (MR_LIKELY(bs->simple)) {
                 rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
             } else if (!bs->has_guard) {   /* values: after all the addresses */
@@ -1443,31 +1444,34 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
             }
             if (MR_UNLIKELY(rc))
                 break;
-            pos += bs->nwords;
-            if (pos >= n || (uint8_t)words[pos] != tag)
+            p += bs->nwords;
+            if (p >= end || (uint8_t)*p != tag)
                 goto done;
-            if (!(bs = exec_at(w, states, cap, words, pos, n, &block, &exit))) {
+            if (!(bs = exec_at(w, states, cap, p, (size_t)(end - p), &block, &exit))) {
                 rc = -1;
                 goto done;
             }
         }
         if (rc < 0)
             break;
-        exec_state_store(w, &x);   /* the chunk is full */
-        rc = w->sink ? extend_last_chunk(w, pos + bs->nwords) : 0;
+        p += bs->nwords;   /* it filled the chunk */
+        exec_state_store(w, &x);
+        size_t pos = (size_t)(p - words);
+        rc = w->sink ? extend_last_chunk(w, pos) : 0;
         if (!rc) {
-            w->chunk_pos = w->piece_pos + pos + bs->nwords;
+            w->chunk_pos = w->piece_pos + pos;
             rc = flush_all(w);
         }
         exec_state_load(w, &x);
-        if (rc < 0)
+        if (rc < 0) {
+            p -= bs->nwords;   /* as before: the failed chunk's execution is not used */
             break;
+        }
         rc = 0;
-        pos += bs->nwords;
     }
 done:
     exec_state_store(w, &x);
-    *used = pos;
+    *used = (size_t)(p - words);
     return rc;
 }
 
