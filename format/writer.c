@@ -1175,7 +1175,12 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
     const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     mr_pred *pred = bs->pred;
-    mr_bstate_touch(bs, x->epoch);
+    if (kind != EXEC_SIMPLE) {
+        mr_bstate_touch(bs, x->epoch);
+    } else if (MR_UNLIKELY(bs->simple_epoch != x->epoch)) {
+        mr_bstate_touch(bs, x->epoch);   /* the chunk's first execution of bs */
+        bs->simple_epoch = x->epoch;
+    }
     uint32_t predicted = x->prev->succ[x->prev_exit];
     x->prev->succ[x->prev_exit] = block;
     uint32_t k = 0, vi = 0;
@@ -1431,7 +1436,7 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
          * loop tests nothing else. */
         for (;;) {
             const uint64_t *addrs = p + 1;
-            if (MR_LIKELY(bs->simple)) {
+            if (MR_LIKELY(bs->simple_epoch == x.epoch) || bs->simple) {
                 rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
             } else if (!bs->has_guard) {   /* values: after all the addresses */
                 rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->naccesses,
