@@ -9,7 +9,9 @@
  * dropping their common trailing zero bits. Random addresses then cost
  * their entropy rounded up to whole bits, in bytes zstd stores as they
  * are: smaller than Huffman-coded varints and decoded at memcpy speed. A
- * trial compression keeps the packing only where it pays. The reader
+ * trial compression keeps the packing only where it pays, and a cheap
+ * estimate on a sample of groups spares chunks that cannot gain enough
+ * the trials and the grouping (packing_hopeless). The reader
  * unpacks one group at a time into r->dbuf (mr_deltas_refill).
  */
 #include "trace_internal.h"
