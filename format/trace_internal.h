@@ -345,6 +345,8 @@ struct mr_bstate {
     uint32_t naccesses;    /* def->naccesses, without the load of def */
     uint32_t quick_epoch;  /* reader: the epoch when unguarded and touched,
                             * else 0; one compare tells mr_next's quick path */
+    uint32_t simple_epoch; /* writer: the epoch when simple and touched, else
+                            * 0; one compare tells mr_write_execs's path */
     mr_pred *pred;         /* naccesses */
     uint32_t *succ;        /* nexits: block that followed each exit (writer) */
     uint64_t *execs;       /* nexits: executions per exit not yet in the totals;

@@ -60,6 +60,9 @@ struct mr_writer {
     uint32_t epoch;          /* prediction epoch: bumped at each chunk start */
     mr_bstate *prev;         /* previous execution in this chunk and thread */
     uint32_t prev_exit;
+    mr_bstate no_prev;       /* exec_state's prev where prev is NULL: its one
+                              * successor is no_prev_succ, MR_NO_BLOCK */
+    uint32_t no_prev_succ;
     uint64_t last_value;     /* value of the chunk's latest value access */
     /* The EXEC_HITS record being gathered (SPEC.md 6.4): run_n executions,
      * each of the predicted block by the exit it took last time, every
@@ -556,6 +559,7 @@ static mr_writer *writer_new(const mr_writer_options *opts)
     w->hits_limit = 4 * (uint64_t)w->chunk_bytes;
     if (w->hits_limit > MR_MAX_CHUNK_HITS)
         w->hits_limit = MR_MAX_CHUNK_HITS;
+    w->no_prev.succ = &w->no_prev_succ;
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
@@ -992,22 +996,21 @@ static inline void count_accesses(mr_totals *t, const mr_bstate *bs, uint32_t fr
  * the ends of the streams an execution writes, and the writer's fields it
  * changes. Stores of stream bytes (uint8_t, which may alias anything)
  * would otherwise make the compiler reload every field of the writer
- * after each of them. */
+ * after each of them. The fewer, the fewer the loop keeps on the stack:
+ * the records are counted by the CTL bytes (one each), the latest
+ * execution is prev, and hits_left counts down to the chunk's limit. */
 typedef struct exec_state {
     uint8_t *ctl, *blk, *ext, *flg, *dlt, *val;
     uintptr_t full;          /* the sum of those ends at which the chunk is full */
-    mr_bstate *prev;
+    mr_bstate *prev;         /* the previous execution, w->no_prev at the chunk's
+                              * start (its successor: MR_NO_BLOCK, no test) */
     uint32_t prev_exit;
-    mr_bstate *last;         /* the latest execution, whose exit sets the thread's
-                              * jump and from when the state goes back */
-    uint32_t last_exit;
-    uint32_t nrecords;
-    uint32_t epoch;          /* w->epoch, w->chunk_hits_limit: constant while it runs */
-    uint64_t hits_limit;
-    uint64_t time, run_n, hits_work, last_value;
+    uint32_t epoch;          /* w->epoch: constant while it runs */
+    uint64_t hits_left;      /* w->chunk_hits_limit - w->hits_work */
+    uint64_t time, run_n, last_value;
 } exec_state;
 
-static inline void exec_state_load(const mr_writer *w, exec_state *x)
+static inline void exec_state_load(mr_writer *w, exec_state *x)
 {
     const mr_buf *s = w->s;
     if (w->chunk_open) {   /* else no stream is written before begin_chunk */
@@ -1026,23 +1029,24 @@ static inline void exec_state_load(const mr_writer *w, exec_state *x)
         x->ctl = x->blk = x->ext = x->flg = x->dlt = x->val = NULL;
         x->full = 0;
     }
-    x->prev = w->prev;
-    x->prev_exit = w->prev_exit;
-    x->last = NULL;
-    x->last_exit = 0;
-    x->nrecords = w->nrecords;
+    w->no_prev_succ = MR_NO_BLOCK;
+    x->prev = w->prev ? w->prev : &w->no_prev;
+    x->prev_exit = w->prev ? w->prev_exit : 0;
     x->epoch = w->epoch;
-    x->hits_limit = w->chunk_hits_limit;
+    x->hits_left = w->chunk_hits_limit - w->hits_work;
     x->time = w->time;
     x->run_n = w->run_n;
-    x->hits_work = w->hits_work;
     x->last_value = w->last_value;
 }
 
 static inline void exec_state_store(mr_writer *w, exec_state *x)
 {
     mr_buf *s = w->s;
+    /* Executions came since the load: a record or a longer run. */
+    int executed = w->chunk_open && (x->ctl != s[MR_S_CTL].p + s[MR_S_CTL].len ||
+                                     x->run_n != w->run_n);
     if (w->chunk_open) {
+        w->nrecords += (uint32_t)(x->ctl - (s[MR_S_CTL].p + s[MR_S_CTL].len));
         s[MR_S_CTL].len = (size_t)(x->ctl - s[MR_S_CTL].p);
         s[MR_S_BLOCK].len = (size_t)(x->blk - s[MR_S_BLOCK].p);
         s[MR_S_EXIT].len = (size_t)(x->ext - s[MR_S_EXIT].p);
@@ -1050,17 +1054,15 @@ static inline void exec_state_store(mr_writer *w, exec_state *x)
         s[MR_S_DELTA].len = (size_t)(x->dlt - s[MR_S_DELTA].p);
         s[MR_S_VALUE].len = (size_t)(x->val - s[MR_S_VALUE].p);
     }
-    w->prev = x->prev;
-    w->prev_exit = x->prev_exit;
-    if (x->last) {
-        w->cur->jump = x->last->exits[x->last_exit].jump;
-        w->cur->from = x->last->exit_from[x->last_exit];
-        x->last = NULL;
+    if (executed) {   /* the latest execution's exit is the thread's */
+        w->cur->jump = x->prev->exits[x->prev_exit].jump;
+        w->cur->from = x->prev->exit_from[x->prev_exit];
     }
-    w->nrecords = x->nrecords;
+    w->prev = x->prev == &w->no_prev ? NULL : x->prev;
+    w->prev_exit = x->prev_exit;
     w->time = x->time;
     w->run_n = x->run_n;
-    w->hits_work = x->hits_work;
+    w->hits_work = w->chunk_hits_limit - x->hits_left;
     w->last_value = x->last_value;
 }
 
@@ -1173,12 +1175,14 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
     const mr_exit_def *ex = &bs->exits[exit];
     uint32_t n = ex->naccesses;
     mr_pred *pred = bs->pred;
-    mr_bstate_touch(bs, x->epoch);
-    uint32_t predicted = MR_NO_BLOCK;
-    if (x->prev) {
-        predicted = x->prev->succ[x->prev_exit];
-        x->prev->succ[x->prev_exit] = block;
+    if (kind != EXEC_SIMPLE) {
+        mr_bstate_touch(bs, x->epoch);
+    } else if (MR_UNLIKELY(bs->simple_epoch != x->epoch)) {
+        mr_bstate_touch(bs, x->epoch);   /* the chunk's first execution of bs */
+        bs->simple_epoch = x->epoch;
     }
+    uint32_t predicted = x->prev->succ[x->prev_exit];
+    x->prev->succ[x->prev_exit] = block;
     uint32_t k = 0, vi = 0;
     int record = 1;   /* 0: the execution joins an EXEC_HITS run */
     if (predicted == block) {
@@ -1189,8 +1193,8 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
             k = hit_prefix(x, bs, n, addrs, values, &vi, guards);
         }
         if (k == n && exit == bs->last_exit) {
-            if (x->hits_work + n + 1 > x->hits_limit)
-                x->hits_work = x->hits_limit;   /* full: a plain record, then a new chunk */
+            if (n + 1 > x->hits_left)
+                x->hits_left = 0;   /* full: a plain record, then a new chunk */
             else
                 record = 0;
         }
@@ -1198,23 +1202,21 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
     bs->execs[exit]++;   /* the totals it implies: mr_bstate_fold() */
     bs->last_exit = exit;
     x->time += ex->ninstrs;
-    x->prev = x->last = bs;
-    x->prev_exit = x->last_exit = exit;
+    x->prev = bs;
+    x->prev_exit = exit;
     if (!record) {
         x->run_n++;
-        x->hits_work += n + 1;
+        x->hits_left -= n + 1;
         if (guards)
             count_accesses(&w->tot, bs, 0, n);
         if (!vi)   /* nothing written: only the run's work can fill the chunk */
-            return MR_UNLIKELY(x->hits_work >= x->hits_limit);
+            return MR_UNLIKELY(x->hits_left == 0);
     } else {
         if (x->run_n) {   /* the run ends: written first */
             *x->ctl++ = MR_OP_EXEC_HITS;
             x->blk = mr_put_varint(x->blk, x->run_n);
-            x->nrecords++;
             x->run_n = 0;
         }
-        x->nrecords++;
         if (predicted == block) {
             *x->ctl++ = MR_OP_EXEC_PRED;
         } else {
@@ -1246,7 +1248,7 @@ exec_one(mr_writer *w, exec_state *x, mr_bstate *bs, uint32_t block, uint32_t ex
     }
     return (uintptr_t)x->ctl + (uintptr_t)x->blk + (uintptr_t)x->ext + (uintptr_t)x->flg +
                (uintptr_t)x->dlt + (uintptr_t)x->val >= x->full ||
-           x->hits_work >= x->hits_limit;
+           x->hits_left == 0;
 }
 
 /* One execution of any block, on the writer's own fields: mr_write_exec's,
@@ -1383,9 +1385,24 @@ static int front_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t ta
     return rc;
 }
 
+/* The execution at p (left words up to the slot's end): its block's state,
+ * block and exit; NULL with the writer failed when it makes no sense. */
+static inline __attribute__((always_inline)) mr_bstate *
+exec_at(mr_writer *w, mr_bstate *const *states, uint32_t cap, const uint64_t *p,
+        size_t left, uint32_t *block, uint32_t *exit)
+{
+    uint64_t header = *p;
+    *block = (uint32_t)(header >> 24);
+    *exit = (uint32_t)((header >> 8) & 0xffff);
+    mr_bstate *bs = *block < cap ? states[*block] : NULL;
+    if (exec_check(w, bs != NULL, bs ? bs->nexits : 0, bs ? bs->nwords : 0, *block, *exit,
+                   left))
+        return NULL;
+    return bs;
+}
+
 int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, size_t *used)
 {
-    size_t pos = 0;
     int rc = 0;
     *used = 0;
     if (MR_UNLIKELY(w->error))
@@ -1394,19 +1411,20 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
         return -1;
     if (w->pieces)
         return front_execs(w, words, n, tag, used);
-    /* No block is defined while this runs: the table stays where it is. */
+    /* No block is defined while this runs: the table stays where it is.
+     * p walks the words (one value less than words and an index). */
     mr_bstate *const *states = w->states;
     const uint32_t cap = w->blocks_cap;
+    const uint64_t *p = words, *const end = words + n;
     exec_state x;
     exec_state_load(w, &x);
-    while (pos < n && (uint8_t)words[pos] == tag) {
-        uint64_t header = words[pos];
-        uint32_t block = (uint32_t)(header >> 24), exit = (uint32_t)((header >> 8) & 0xffff);
-        mr_bstate *bs = block < cap ? states[block] : NULL;
-        if ((rc = exec_check(w, bs != NULL, bs ? bs->nexits : 0, bs ? bs->nwords : 0,
-                             block, exit, n - pos)))
+    while (p < end && (uint8_t)*p == tag) {
+        uint32_t block, exit;
+        mr_bstate *bs = exec_at(w, states, cap, p, (size_t)(end - p), &block, &exit);
+        if (!bs) {
+            rc = -1;
             break;
-        const uint64_t *addrs = words + pos + 1;
+        }
         if (MR_UNLIKELY(!w->chunk_open)) {
             exec_state_store(w, &x);
             rc = begin_chunk(w);
@@ -1414,35 +1432,51 @@ int mr_write_execs(mr_writer *w, const uint64_t *words, size_t n, uint8_t tag, s
             if (rc)
                 break;
         }
-        if (MR_LIKELY(bs->simple)) {
-            rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
-        } else if (!bs->has_guard) {   /* values: after all the addresses */
-            rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->naccesses,
-                          EXEC_UNGUARDED);
-        } else {
-            exec_state_store(w, &x);
-            rc = exec_any(w, bs, block, exit, addrs,
-                          bs->has_value ? addrs + bs->naccesses : NULL);
-            exec_state_load(w, &x);
-        }
-        if (MR_UNLIKELY(rc)) {
-            if (rc < 0)
-                break;
-            exec_state_store(w, &x);
-            rc = w->sink ? extend_last_chunk(w, pos + bs->nwords) : 0;
-            if (!rc) {
-                w->chunk_pos = w->piece_pos + pos + bs->nwords;
-                rc = flush_all(w);
+        /* The chunk stays open until an execution fills it: the inner
+         * loop tests nothing else. */
+        for (;;) {
+            const uint64_t *addrs = p + 1;
+            if (MR_LIKELY(bs->simple_epoch == x.epoch) || bs->simple) {
+                rc = exec_one(w, &x, bs, block, exit, addrs, NULL, EXEC_SIMPLE);
+            } else if (!bs->has_guard) {   /* values: after all the addresses */
+                rc = exec_one(w, &x, bs, block, exit, addrs, addrs + bs->naccesses,
+                              EXEC_UNGUARDED);
+            } else {
+                exec_state_store(w, &x);
+                rc = exec_any(w, bs, block, exit, addrs,
+                              bs->has_value ? addrs + bs->naccesses : NULL);
+                exec_state_load(w, &x);
             }
-            exec_state_load(w, &x);
-            if (rc < 0)
+            if (MR_UNLIKELY(rc))
                 break;
-            rc = 0;
+            p += bs->nwords;
+            if (p >= end || (uint8_t)*p != tag)
+                goto done;
+            if (!(bs = exec_at(w, states, cap, p, (size_t)(end - p), &block, &exit))) {
+                rc = -1;
+                goto done;
+            }
         }
-        pos += bs->nwords;
+        if (rc < 0)
+            break;
+        p += bs->nwords;   /* it filled the chunk */
+        exec_state_store(w, &x);
+        size_t pos = (size_t)(p - words);
+        rc = w->sink ? extend_last_chunk(w, pos) : 0;
+        if (!rc) {
+            w->chunk_pos = w->piece_pos + pos;
+            rc = flush_all(w);
+        }
+        exec_state_load(w, &x);
+        if (rc < 0) {
+            p -= bs->nwords;   /* as before: the failed chunk's execution is not used */
+            break;
+        }
+        rc = 0;
     }
+done:
     exec_state_store(w, &x);
-    *used = pos;
+    *used = (size_t)(p - words);
     return rc;
 }
 
