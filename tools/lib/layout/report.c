@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/array.h"
 #include "layout/report.h"
 #include "objects/groupname.h"
 
@@ -193,9 +194,29 @@ static int by_loop_weight(const void *a, const void *b)
     return x > y ? -1 : x < y;
 }
 
+static int by_offset(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A group's fields in one loop, "+OFF" each, once each, by offset: several
+ * instructions (one stream each) often touch the same field. */
+static void print_fields(FILE *out, uint64_t *fields, size_t n)
+{
+    if (n == 0)
+        return;
+    qsort(fields, n, sizeof *fields, by_offset);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || fields[i] != fields[i - 1])
+            fprintf(out, "+%llu", (unsigned long long)fields[i]);
+}
+
 static void loops(FILE *out, const ly_profile *p, uint32_t top)
 {
     char ln[256], name[256];
+    uint64_t *fields = NULL;    /* one group's field offsets in the loop */
+    size_t fields_cap = 0;
     const cfg *g = ly_cfg(p);
     fprintf(out, "\nLoops by weight (the paper's Tables 6 and 8; inclusive: with nested "
                  "loops and loop-free callees)\n");
@@ -219,6 +240,7 @@ static void loops(FILE *out, const ly_profile *p, uint32_t top)
         for (uint32_t i = 0; i < ly_nstructs(p); i++) {
             const ly_struct *st = ly_struct_at(p, i);
             int seen_group = 0;
+            size_t nfields = 0;
             for (uint32_t s = 0; s < ly_nstreams(p); s++) {
                 const ly_stream *x = ly_stream_at(p, s);
                 if (x->group != st->group || x->loop != l)
@@ -227,13 +249,16 @@ static void loops(FILE *out, const ly_profile *p, uint32_t top)
                     fprintf(out, " %s", group_name(p, st->group, name, sizeof name));
                     seen_group = 1;
                 }
-                if (st->size && x->stride > x->max_size)
-                    fprintf(out, "+%llu", (unsigned long long)(x->base_off % st->size));
+                if (st->size && x->stride > x->max_size &&
+                    ARRAY_FIT(fields, fields_cap, nfields + 1) == 0)
+                    fields[nfields++] = x->base_off % st->size;
             }
+            print_fields(out, fields, nfields);
         }
         fprintf(out, "\n");
         shown++;
     }
+    free(fields);
     free(order);
 }
 
