@@ -698,6 +698,7 @@ static int reuse_at_end(sequitur *b, uint32_t s, uint32_t r)
     check(b, q);                /* (q, r); (r, guard) is no digram */
     enforce_utility(b, r);
     b->shortcuts++;
+    b->reuses++;
     return 1;
 }
 

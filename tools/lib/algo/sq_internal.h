@@ -57,6 +57,8 @@ struct sequitur {
                                    the original's, for tests comparing */
     uint64_t shortcuts;         /* times a shortcut stood for the original's
                                    steps (tests check that they are taken) */
+    uint64_t reuses;            /* of them, reuse_at_end's (a whole rule
+                                   reused at a rule's end) */
 };
 
 /* Turns the builder's shortcuts off, so that tests can check that they
