@@ -51,6 +51,7 @@ struct sequitur {
     sq_slot *table;             /* the digram table, table_mask + 1 slots */
     size_t table_mask;
     size_t table_used;
+    size_t table_limit;         /* table_used at which it doubles */
     int failed;                 /* out of memory: the grammar is incomplete */
     int plain;                  /* no shortcut (extend_rule, substitute's
                                    quiet case): every step
