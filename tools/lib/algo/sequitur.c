@@ -11,11 +11,12 @@
  *
  * The steps (check, substitute, expand, join) follow the original C++
  * implementation one for one, including its bookkeeping for runs of equal
- * symbols in join(), so that the grammars are the same. Two shortcuts do
- * the net effect of several of those steps at once where that effect is
- * known (extend_rule: a repeat growing a rule; substitute's quiet case:
- * no equal neighbours, so no run to repair); test_sequitur checks them
- * against the plain steps (sq_plain_internal).
+ * symbols in join(), so that the grammars are the same. Three shortcuts
+ * do the net effect of several of those steps at once where that effect
+ * is known (extend_rule: a repeat growing a rule; reuse_at_end: a whole
+ * rule reused at a rule's end; substitute's quiet case: no equal
+ * neighbours, so no run to repair); test_sequitur checks them against the
+ * plain steps (sq_plain_internal).
  */
 #include "algo/sequitur.h"
 

@@ -53,8 +53,8 @@ struct sequitur {
     size_t table_used;
     size_t table_limit;         /* table_used at which it doubles */
     int failed;                 /* out of memory: the grammar is incomplete */
-    int plain;                  /* no shortcut (extend_rule, substitute's
-                                   quiet case): every step
+    int plain;                  /* no shortcut (extend_rule, reuse_at_end,
+                                   substitute's quiet case): every step
                                    the original's, for tests comparing */
     uint64_t shortcuts;         /* times a shortcut stood for the original's
                                    steps (tests check that they are taken) */
