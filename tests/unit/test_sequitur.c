@@ -396,6 +396,57 @@ static void shortcut_same_grammar(void **state)
     free(in);
 }
 
+/* A stream of long runs of one symbol with short noise between them, as
+ * the object stream of a gzip recording is (runs of about 1.8 M zeros):
+ * n symbols (1 to cap), runs of up to 3, 30, 300 or 3000 of one of 1-3
+ * values, between them 0-3 symbols of noise, some equal to a run value. */
+static size_t runs_stream(uint64_t *v, size_t cap)
+{
+    static const uint64_t longest[] = { 3, 30, 300, 3000 };
+    size_t n = 1 + rnd() % cap, at = 0;
+    uint64_t most = longest[rnd() % 4], values = 1 + rnd() % 3;
+    while (at < n) {
+        uint64_t c = rnd() % values;
+        for (uint64_t r = 1 + rnd() % most; r-- && at < n;)
+            v[at++] = c;
+        for (uint64_t k = rnd() % 4; k-- && at < n;)
+            v[at++] = rnd() % (values + 3);
+    }
+    return n;
+}
+
+/* reuse_at_end (a whole rule reused at a rule's end, every level of a
+ * run's cascade) builds the grammar the original's steps build, on
+ * streams of long runs (random_stream and loop_stream have short ones):
+ * a plain and a default builder give the same stored bytes, the default
+ * one's invariants hold as it grows, and the shortcut was taken. */
+static void runs_same_grammar(void **state)
+{
+    (void)state;
+    enum { CAP = 10000 };
+    uint64_t *in = malloc(CAP * sizeof *in), reuses = 0;
+    char why[200];
+    for (int round = 0; round < 200; round++) {
+        size_t n = runs_stream(in, CAP);
+        sequitur *a = sq_new(), *b = sq_new();
+        sq_plain_internal(a);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(sq_append(a, in[i]), 0);
+            assert_int_equal(sq_append(b, in[i]), 0);
+            if (round < 20 && i % 7 == 0 && sq_check(b, why, sizeof why) != 0)
+                fail_msg("round %d after %zu symbols: %s", round, i + 1, why);
+        }
+        if (sq_check(b, why, sizeof why) != 0)
+            fail_msg("round %d: %s", round, why);
+        assert_int_equal(a->reuses, 0);
+        reuses += b->reuses;
+        if (!same_grammar_then_free(a, b))
+            fail_msg("round %d (%zu symbols): the shortcut changed the grammar", round, n);
+    }
+    assert_true(reuses > 10000);
+    free(in);
+}
+
 static void round_trip(void **state)
 {
     (void)state;
@@ -520,6 +571,7 @@ int main(void)
         cmocka_unit_test(finish_free_same),
         cmocka_unit_test(relabel_same_grammar),
         cmocka_unit_test(shortcut_same_grammar),
+        cmocka_unit_test(runs_same_grammar),
         cmocka_unit_test(round_trip),
         cmocka_unit_test(corrupt_refused),
     };

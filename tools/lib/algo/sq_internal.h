@@ -51,12 +51,15 @@ struct sequitur {
     sq_slot *table;             /* the digram table, table_mask + 1 slots */
     size_t table_mask;
     size_t table_used;
+    size_t table_limit;         /* table_used at which it doubles */
     int failed;                 /* out of memory: the grammar is incomplete */
-    int plain;                  /* no shortcut (extend_rule, substitute's
-                                   quiet case): every step
+    int plain;                  /* no shortcut (extend_rule, reuse_at_end,
+                                   substitute's quiet case): every step
                                    the original's, for tests comparing */
     uint64_t shortcuts;         /* times a shortcut stood for the original's
                                    steps (tests check that they are taken) */
+    uint64_t reuses;            /* of them, reuse_at_end's (a whole rule
+                                   reused at a rule's end) */
 };
 
 /* Turns the builder's shortcuts off, so that tests can check that they
