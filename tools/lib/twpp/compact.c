@@ -113,7 +113,9 @@ int twpp_compact(const uint32_t *raw, uint32_t n, uint32_t nsymbols,
     qsort(heads, nheads, sizeof *heads, cmp_u32);
     if (make_dict(succ, pred, heads, nheads, nsymbols, dict) < 0)
         goto done;
-    trace->v = out;
+    /* out was sized for the raw trace; the compacted one is often half */
+    uint32_t *fit = realloc(out, ((size_t)m + 1) * sizeof *fit);
+    trace->v = fit ? fit : out;
     trace->n = m;
     out = NULL;
     rc = 0;
