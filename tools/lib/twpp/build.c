@@ -418,16 +418,16 @@ static int compact_all(twpp_builder *b, twpp_model *m, uint32_t *raw_path)
     size_t *path_cap = calloc(m->nfunctions + 1, sizeof *path_cap);
     size_t *trace_cap = calloc(m->nfunctions + 1, sizeof *trace_cap);
     size_t *dict_cap = calloc(m->nfunctions + 1, sizeof *dict_cap);
-    uint32_t *syms = NULL;      /* one raw trace decoded */
-    size_t syms_cap = 0;
-    int rc = path_cap && trace_cap && dict_cap ? 0 : -1;
+    uint32_t longest = 0;       /* one raw trace decoded at a time, sized exactly */
+    for (uint32_t r = 0; r < b->nraws; r++)
+        longest = b->raws[r].n > longest ? b->raws[r].n : longest;
+    uint32_t *syms = malloc(((size_t)longest + 1) * sizeof *syms);
+    int rc = path_cap && trace_cap && dict_cap && syms ? 0 : -1;
     for (uint32_t r = 0; r < b->nraws && rc == 0; r++) {
         raw_trace *raw = &b->raws[r];
         twpp_function *f = &m->functions[raw->fn];
         twpp_seq t, d;
         rc = -1;
-        if (ARRAY_FIT(syms, syms_cap, (size_t)raw->n + 1) < 0)
-            break;
         decode_raw(raw, syms);
         free(raw->bytes);       /* its memory goes to the compacted form */
         raw->bytes = NULL;
