@@ -130,7 +130,7 @@ static void build(const char *trace, int argc, char **argv)
     uint64_t *fn_bytes = calloc(model->nfunctions + 1, sizeof *fn_bytes);
     if (!fn_bytes)
         cli_fail(NULL, "out of memory");
-    if (twpp_write(model, plus, path, &sz, fn_bytes, err, sizeof err) < 0)
+    if (twpp_write_releasing(model, plus, path, &sz, fn_bytes, err, sizeof err) < 0)
         cli_fail(path, "%s", err);
     if (twpp_print_summary(stdout, model, plus ? &counts : NULL, &sz, blocks) < 0)
         cli_fail(NULL, "cannot write the summary");

@@ -329,6 +329,44 @@ static void test_figure_3_round_trip(void **state)
  * its entry, block 4 returns, block 2 calls; the walk is random, so
  * returns at depth 0 (unmatched), calls as a thread's last block and
  * interleaved threads all happen. Expansion is thread by thread. */
+/* The file at path, malloc'd, its length in *n. */
+static uint8_t *slurp(size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    uint8_t *p = malloc(1 << 20);
+    assert_non_null(p);
+    *n = fread(p, 1, 1 << 20, f);
+    fclose(f);
+    return p;
+}
+
+/* twpp_write_releasing writes the bytes twpp_write does (just written to
+ * path), freeing every compacted trace's symbols and keeping its length. */
+static void assert_releasing_writes_the_same(twpp_model *m)
+{
+    char err[256];
+    twpp_sizes sz;
+    size_t n, rn;
+    uint8_t *kept = slurp(&n);
+    uint64_t dbbs = 0, left = 0;
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        for (uint32_t t = 0; t < m->functions[i].ntraces; t++)
+            dbbs += m->functions[i].traces[t].n;
+    assert_int_equal(twpp_write_releasing(m, NULL, path, &sz, NULL, err, sizeof err), 0);
+    uint8_t *released = slurp(&rn);
+    assert_int_equal(rn, n);
+    assert_memory_equal(released, kept, n);
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        for (uint32_t t = 0; t < m->functions[i].ntraces; t++) {
+            assert_null(m->functions[i].traces[t].v);
+            left += m->functions[i].traces[t].n;
+        }
+    assert_int_equal(left, dbbs);
+    free(kept);
+    free(released);
+}
+
 static void test_random_round_trip(void **state)
 {
     (void)state;
@@ -353,6 +391,7 @@ static void test_random_round_trip(void **state)
             nexecuted += len[t];
         }
         assert_round_trip(m);
+        assert_releasing_writes_the_same(m);
         twpp_model_free(m);
     }
 }

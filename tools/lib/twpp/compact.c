@@ -90,11 +90,11 @@ int twpp_compact(const uint32_t *raw, uint32_t n, uint32_t nsymbols,
      * trace, which is small beside the traces themselves */
     uint32_t *succ = malloc(((size_t)nsymbols + 1) * sizeof *succ);
     uint32_t *pred = malloc(((size_t)nsymbols + 1) * sizeof *pred);
-    uint32_t *out = malloc(((size_t)n + 1) * sizeof *out);
+    uint32_t *out = NULL;
     uint32_t *heads = malloc(((size_t)nsymbols + 1) * sizeof *heads), nheads = 0, m = 0;
     uint8_t *listed = calloc((size_t)nsymbols + 1, 1);  /* head already in heads */
     int rc = -1;
-    if (!succ || !pred || !out || !heads || !listed)
+    if (!succ || !pred || !heads || !listed)
         goto done;
     for (uint32_t i = 0; i < n; i++)
         succ[raw[i]] = pred[raw[i]] = NB_NONE;
@@ -102,6 +102,13 @@ int twpp_compact(const uint32_t *raw, uint32_t n, uint32_t nsymbols,
         see(&pred[raw[i]], i ? raw[i - 1] : NB_EDGE);
         see(&succ[raw[i]], i + 1 < n ? raw[i + 1] : NB_EDGE);
     }
+    /* the heads counted first: the compacted trace is often half the raw
+     * one, and a build's largest trace set its peak memory */
+    size_t nout = 0;
+    for (uint32_t i = 0; i < n; i++)
+        nout += is_head(succ, pred, raw[i]);
+    if (!(out = malloc((nout + 1) * sizeof *out)))
+        goto done;
     for (uint32_t i = 0; i < n; i++)
         if (is_head(succ, pred, raw[i])) {
             out[m++] = raw[i];

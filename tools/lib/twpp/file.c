@@ -154,8 +154,19 @@ static int lay_out_plus(const twpp_plus *plus, const uint32_t *rank, layout *L, 
     return rc || L->points.err || L->index.err || L->grammars.err ? -1 : 0;
 }
 
-static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *rank,
-                   layout *L, twpp_sizes *sz)
+/* release: m itself, whose compacted traces' symbols are freed once
+ * written (NULL: kept). */
+/* Frees f's compacted traces' symbols, keeping their lengths. */
+static void release_traces(twpp_function *f)
+{
+    for (uint32_t t = 0; t < f->ntraces; t++) {
+        free(f->traces[t].v);
+        f->traces[t].v = NULL;
+    }
+}
+
+static int lay_out(const twpp_model *m, twpp_model *release, const uint32_t *order,
+                   const uint32_t *rank, layout *L, twpp_sizes *sz)
 {
     twpp_buf raw = {0}, part = {0};
     twpp_symtab_write(&part, m->symbols, m->nsymbols);
@@ -167,6 +178,8 @@ static int lay_out(const twpp_model *m, const uint32_t *order, const uint32_t *r
         one.n = 0;
         if (i < m->nfunctions)
             write_function(&one, &m->functions[order[i]], m->nsymbols, sz);
+        if (i < m->nfunctions && release)
+            release_traces(&release->functions[order[i]]);
         /* small blocks share a chunk (zstd needs context), but a block
          * that would take the chunk past TWPP_CHUNK starts a new one, so
          * that reading a small function never unpacks a big one */
@@ -266,8 +279,9 @@ static int write_all(const char *path, const twpp_buf *parts, int n, char *err, 
     return 0;
 }
 
-int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twpp_sizes *sz,
-               uint64_t *fn_bytes, char *err, size_t errlen)
+static int write_twpp(const twpp_model *m, twpp_model *release, const twpp_plus *plus,
+                      const char *path, twpp_sizes *sz, uint64_t *fn_bytes, char *err,
+                      size_t errlen)
 {
     layout L = {0};
     twpp_buf head = {0};
@@ -289,7 +303,7 @@ int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twp
     qsort(order, m->nfunctions, sizeof *order, by_calls);
     for (uint32_t i = 0; i < m->nfunctions; i++)
         rank[order[i]] = i;
-    if (lay_out(m, order, rank, &L, sz) < 0 || lay_out_plus(plus, rank, &L, sz) < 0) {
+    if (lay_out(m, release, order, rank, &L, sz) < 0 || lay_out_plus(plus, rank, &L, sz) < 0) {
         fail(err, errlen, "out of memory");
         goto done;
     }
@@ -319,4 +333,16 @@ done:
     free(order);
     free(rank);
     return rc;
+}
+
+int twpp_write(const twpp_model *m, const twpp_plus *plus, const char *path, twpp_sizes *sz,
+               uint64_t *fn_bytes, char *err, size_t errlen)
+{
+    return write_twpp(m, NULL, plus, path, sz, fn_bytes, err, errlen);
+}
+
+int twpp_write_releasing(twpp_model *m, const twpp_plus *plus, const char *path,
+                         twpp_sizes *sz, uint64_t *fn_bytes, char *err, size_t errlen)
+{
+    return write_twpp(m, m, plus, path, sz, fn_bytes, err, errlen);
 }

@@ -74,12 +74,19 @@ int twpp_ts_form(const twpp_seq *t, uint32_t nsymbols, twpp_dbb_fn fn, void *ctx
     uint32_t *count = calloc((size_t)nsymbols + 1, sizeof *count);
     uint32_t *start = malloc(((size_t)nsymbols + 1) * sizeof *start);
     uint32_t *ts = malloc(((size_t)t->n + 1) * sizeof *ts);
-    int64_t *ints = malloc(((size_t)t->n + 1) * sizeof *ints);
+    int64_t *ints = NULL;
+    uint32_t most = 0;          /* the most timestamps of one DBB */
     int rc = -1;
-    if (!count || !start || !ts || !ints)
+    if (!count || !start || !ts)
         goto done;
     for (uint32_t i = 0; i < t->n; i++)
         count[t->v[i]]++;
+    for (uint32_t s = 0; s < nsymbols; s++)
+        most = count[s] > most ? count[s] : most;
+    /* one DBB's entries at a time: sized for the trace, the 8-byte
+     * integers were the peak of a build (zstd -19: 66 MB for one trace) */
+    if (!(ints = malloc(((size_t)most + 1) * sizeof *ints)))
+        goto done;
     /* bucket the timestamps by DBB, DBBs in increasing id */
     uint32_t at = 0;
     for (uint32_t s = 0; s < nsymbols; s++) {
