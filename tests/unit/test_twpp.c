@@ -263,7 +263,9 @@ static int collect(void *ctx, uint32_t s)
 static char path[] = "/tmp/test_twpp_XXXXXX";
 
 /* Every function of f read as series (twpp_load_function_series) gives
- * back, expanded, the traces a whole read of the file gives. */
+ * back, expanded, the traces a whole read of the file gives; that whole
+ * read is made after a read and a twpp_unload_function, which frees the
+ * traces. */
 static void assert_series(twpp_file *f)
 {
     char err[256];
@@ -272,6 +274,9 @@ static void assert_series(twpp_file *f)
     const twpp_model *m = twpp_file_model(f), *w = twpp_file_model(whole);
     for (uint32_t i = 0; i < m->nfunctions; i++) {
         assert_int_equal(twpp_load_function_series(f, i, err, sizeof err), 0);
+        assert_int_equal(twpp_load_function(whole, i, err, sizeof err), 0);
+        twpp_unload_function(whole, i);
+        assert_null(w->functions[i].traces);
         assert_int_equal(twpp_load_function(whole, i, err, sizeof err), 0);
         const twpp_function *fn = &m->functions[i];
         for (uint32_t t = 0; t < fn->ntraces; t++) {

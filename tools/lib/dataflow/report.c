@@ -14,7 +14,9 @@ int df_table_file(twpp_file *f, df_table_row *rows, df_table_row *total, char *e
     for (uint32_t i = 0; i < m->nfunctions; i++) {
         if (twpp_load_function(f, i, err, errlen) < 0)
             return -1;
-        if (df_table_function(&m->functions[i], m->nsymbols, &rows[i]) < 0)
+        int rc = df_table_function(&m->functions[i], m->nsymbols, &rows[i]);
+        twpp_unload_function(f, i);     /* one function's block at a time */
+        if (rc < 0)
             return snprintf(err, errlen, "out of memory"), -1;
         df_table_add(total, &rows[i]);
     }

@@ -77,6 +77,11 @@ int twpp_load_symbols(twpp_file *f, char *err, size_t errlen);
 /* Reads function i's block (once). 0, or -1 with a message in err. */
 int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen);
 
+/* Frees what loading function i's block gave (its traces, dictionaries,
+ * paths), for a reader that visits the functions one at a time; a later
+ * load reads it again. */
+void twpp_unload_function(twpp_file *f, uint32_t i);
+
 /* Function i's block as extracting its traces needs it (Table 3.4):
  * paths and dictionaries read, each trace left in TWPP form (its length
  * in traces[t].n, v NULL; counts[t] per DBB its timestamps, twpp_ts_skim)

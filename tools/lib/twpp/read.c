@@ -405,6 +405,14 @@ int twpp_load_function(twpp_file *f, uint32_t i, char *err, size_t errlen)
     return load_function(f, i, READ_WHOLE, err, errlen);
 }
 
+void twpp_unload_function(twpp_file *f, uint32_t i)
+{
+    if (f->loaded[i] == 2)      /* a corrupt block stays refused */
+        return;
+    free_function_block(&f->m.functions[i]);
+    f->loaded[i] = 0;
+}
+
 int twpp_load_function_lazy(twpp_file *f, uint32_t i, char *err, size_t errlen)
 {
     return load_function(f, i, READ_LAZY, err, errlen);
