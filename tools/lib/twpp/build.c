@@ -13,6 +13,7 @@
 #include "base/array.h"
 #include "base/symbolize.h"
 #include "base/u64map.h"
+#include "twpp/bytes.h"
 
 /* A unique raw trace (step 2), kept until twpp_finish compacts it, in
  * the coded form of its call's frame (see frame): zstd -19 of 200 KB kept
@@ -38,8 +39,7 @@ typedef struct frame {
     uint64_t serial;            /* its number among the thread's calls, from 1 */
     size_t undo;                /* the thread's undo log as it opened */
     uint64_t node;
-    uint8_t *bytes;             /* the coded trace */
-    size_t cap, len;
+    twpp_buf code;              /* the coded trace */
     uint32_t n;                 /* blocks so far */
     uint32_t prev;              /* the last symbol (0 before the first) */
 } frame;
@@ -107,7 +107,7 @@ twpp_builder *twpp_builder_new(void)
 static void free_thread(bthread *t)
 {
     for (size_t i = 0; i < t->stack_cap; i++)
-        free(t->stack[i].bytes);
+        free(t->stack[i].code.p);
     free(t->stack);
     free(t->node_fn);
     free(t->node_path);
@@ -211,7 +211,7 @@ static int open_call(twpp_builder *b, bthread *t, uint64_t addr)
     f->undo = t->nundo;
     f->node = t->nnodes;
     f->n = 0;
-    f->len = 0;
+    f->code.n = 0;
     f->prev = 0;
     t->node_fn[t->nnodes++] = fn;
     b->functions[fn].calls++;
@@ -242,26 +242,25 @@ static uint64_t coded_hash(uint32_t fn, const uint8_t *p, size_t len, uint32_t n
 static uint32_t intern_raw(twpp_builder *b, frame *f)
 {
     int added;
-    void **slot = u64map_slot_of(&b->trace_of, coded_hash(f->fn, f->bytes, f->len, f->n), &added);
+    twpp_buf *c = &f->code;
+    void **slot = u64map_slot_of(&b->trace_of, coded_hash(f->fn, c->p, c->n, f->n), &added);
     if (!slot)
         return UINT32_MAX;
     for (uint32_t r = (uint32_t)(uintptr_t)*slot; r; r = b->raws[r - 1].next) {
         raw_trace *t = &b->raws[r - 1];
-        if (t->fn == f->fn && t->n == f->n && t->len == f->len &&
-            !memcmp(t->bytes, f->bytes, f->len))
+        if (t->fn == f->fn && t->n == f->n && t->len == c->n && !memcmp(t->bytes, c->p, c->n))
             return r - 1;
     }
     if (ARRAY_FIT(b->raws, b->raws_cap, b->nraws + 1) < 0)
         return UINT32_MAX;
-    uint8_t *kept = f->len ? realloc(f->bytes, f->len) : NULL;
-    if (f->len && !kept)
+    uint8_t *kept = c->n ? realloc(c->p, c->n) : NULL;
+    if (c->n && !kept)
         return UINT32_MAX;
-    if (!f->len)
-        free(f->bytes);
-    f->bytes = NULL;            /* the frame's next call starts a buffer */
-    f->cap = 0;
-    b->raws[b->nraws] = (raw_trace){ .fn = f->fn, .n = f->n, .bytes = kept, .len = f->len,
+    if (!c->n)
+        free(c->p);
+    b->raws[b->nraws] = (raw_trace){ .fn = f->fn, .n = f->n, .bytes = kept, .len = c->n,
                                      .next = (uint32_t)(uintptr_t)*slot };
+    *c = (twpp_buf){ 0 };       /* the frame's next call starts a buffer */
     *slot = (void *)(uintptr_t)++b->nraws;
     return b->nraws - 1;
 }
@@ -283,10 +282,9 @@ static int close_call(twpp_builder *b, bthread *t)
     uint32_t r = intern_raw(b, f);
     if (r == UINT32_MAX)
         return -1;
-    if (f->cap > FRAME_KEEP_BYTES) {
-        free(f->bytes);
-        f->bytes = NULL;
-        f->cap = 0;
+    if (f->code.cap > FRAME_KEEP_BYTES) {
+        free(f->code.p);
+        f->code = (twpp_buf){ 0 };
     }
     b->raws[r].calls++;
     b->functions[f->fn].raw_blocks += f->n;
@@ -333,13 +331,9 @@ int twpp_exec_where(twpp_builder *b, uint32_t tid, const mr_block_def *def, uint
         t->pending = 0;
     }
     frame *f = &t->stack[t->depth - 1];
-    if (ARRAY_FIT(f->bytes, f->cap, f->len + 5) < 0)     /* an svarint of 32 bits */
+    buf_sv(&f->code, (int64_t)s - f->prev);
+    if (f->code.err)
         return -1;
-    int64_t d = (int64_t)s - f->prev;
-    uint64_t z = (uint64_t)(d * 2) ^ (uint64_t)(d >> 63);
-    for (; z >= 0x80; z >>= 7)
-        f->bytes[f->len++] = (uint8_t)(z | 0x80);
-    f->bytes[f->len++] = (uint8_t)z;
     f->prev = s;
     f->n++;
     b->length++;
@@ -395,19 +389,10 @@ static uint32_t intern_seq(u64map *map, twpp_seq **list, uint32_t *n, size_t *ca
 /* The blocks of a raw trace, out of its coded form (see frame). */
 static void decode_raw(const raw_trace *raw, uint32_t *out)
 {
-    const uint8_t *p = raw->bytes;
+    twpp_cur c = { raw->bytes, raw->bytes + raw->len, 0 };
     uint32_t prev = 0;
-    for (uint32_t i = 0; i < raw->n; i++) {
-        uint64_t z = 0;
-        for (int shift = 0;; shift += 7) {
-            uint8_t c = *p++;
-            z |= (uint64_t)(c & 0x7f) << shift;
-            if (c < 0x80)
-                break;
-        }
-        prev += (uint32_t)((int64_t)(z >> 1) ^ -(int64_t)(z & 1));
-        out[i] = prev;
-    }
+    for (uint32_t i = 0; i < raw->n; i++)
+        out[i] = prev += (uint32_t)cur_sv(&c);
 }
 
 /* Step 3 for every unique raw trace: compacted, and its (trace, dict)
