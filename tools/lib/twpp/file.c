@@ -154,8 +154,6 @@ static int lay_out_plus(const twpp_plus *plus, const uint32_t *rank, layout *L, 
     return rc || L->points.err || L->index.err || L->grammars.err ? -1 : 0;
 }
 
-/* release: m itself, whose compacted traces' symbols are freed once
- * written (NULL: kept). */
 /* Frees f's compacted traces' symbols, keeping their lengths. */
 static void release_traces(twpp_function *f)
 {
@@ -165,6 +163,8 @@ static void release_traces(twpp_function *f)
     }
 }
 
+/* release: m itself, whose compacted traces' symbols are freed once
+ * written (NULL: kept). */
 static int lay_out(const twpp_model *m, twpp_model *release, const uint32_t *order,
                    const uint32_t *rank, layout *L, twpp_sizes *sz)
 {
