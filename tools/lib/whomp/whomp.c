@@ -91,6 +91,7 @@ struct whomp {
     u64map regions;             /* an address's bits 32 and up -> region + 1
                                    (region 0, the first 4 GiB, is implicit) */
     uint64_t *region_bases;     /* region -> its high bits, for the report */
+    size_t region_bases_cap;
     uint32_t nregions;          /* regions numbered so far, region 0 included */
     uint64_t last_high, last_region;    /* the last lookup: accesses stay in
                                            one region for long stretches */
@@ -294,7 +295,7 @@ whomp *whomp_new(const whomp_options *o)
     w->last_high = UINT64_MAX;  /* no lookup yet (high bits are below 2^32) */
     w->nregions = 1;            /* region 0, whose base is 0 */
     int ok = (w->queue = calloc(QUEUE, sizeof *w->queue)) && (w->rasg = sq_new()) != NULL &&
-             (w->region_bases = calloc(1, sizeof *w->region_bases)) != NULL;
+             ARRAY_FIT(w->region_bases, w->region_bases_cap, 1) == 0;
     for (int d = 0; d < WHOMP_DIMS; d++)
         ok = ok && (w->omsg[d] = sq_new()) != NULL;
     if (!ok) {
@@ -369,11 +370,9 @@ static uint64_t region_packed(whomp *w, uint64_t addr)
             if (!v)
                 return UINT64_MAX;
             if (added) {
-                uint64_t *bases = realloc(w->region_bases, sizeof *bases * (w->nregions + 1));
-                if (!bases)
+                if (ARRAY_FIT(w->region_bases, w->region_bases_cap, w->nregions + 1) < 0)
                     return UINT64_MAX;
-                w->region_bases = bases;
-                bases[w->nregions] = high;
+                w->region_bases[w->nregions] = high;
                 *v = (void *)(uintptr_t)w->nregions++;
             }
             region = (uintptr_t)*v;
