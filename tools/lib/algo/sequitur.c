@@ -245,21 +245,23 @@ static inline __attribute__((always_inline)) size_t table_find(const sequitur *b
     }
 }
 
+/* Tables of fewer slots (2 MiB) stay in the cache: a small grammar's
+ * builder is bound by instructions, not by misses. */
+#define CACHED_TABLE_SLOTS ((size_t)1 << 18)
+
 /* A large table is doubled when three quarters full: it then stays between
  * 3/8 and 3/4 full, where linear probes are still short (they mostly stay in
  * the slot's cache line, and the stored hashes spare reading nodes), at 2/3
- * of the memory a half-full limit takes. Tables under SMALL_TABLE_SLOTS
- * slots (2 MiB, in the cache) are doubled when half full: a small
- * grammar's builder is bound by instructions, and the shorter probe runs
- * and backward shifts save it 7-11% of them (gzip's instruction and group
- * streams) for at most 1 MiB more table. */
-#define SMALL_TABLE_SLOTS ((size_t)1 << 18)
+ * of the memory a half-full limit takes. A cached table is doubled when
+ * half full: the shorter probe runs and backward shifts save its builder
+ * 7-11% of its instructions (gzip's instruction and group streams) for at
+ * most 1 MiB more table. */
 
 /* The entries at which a table of slots slots is full, kept in
  * table_limit: the test before every probe is then one comparison. */
 static size_t table_limit_for(size_t slots)
 {
-    return slots < SMALL_TABLE_SLOTS ? slots / 2 : slots / 4 * 3;
+    return slots < CACHED_TABLE_SLOTS ? slots / 2 : slots / 4 * 3;
 }
 
 static inline int table_full(const sequitur *b)
@@ -455,18 +457,16 @@ static inline __attribute__((always_inline)) uint32_t copy_new(sequitur *b, uint
 
 static int check(sequitur *b, uint32_t s);
 
-/* Tables of fewer slots (2 MiB) stay in the cache: fetching their slots
- * ahead saves no miss, and computing the hashes to do it cost a small
- * grammar's builder a tenth of its instructions. (A new terminal's slot
+/* A cached table's slots are not fetched ahead: that saves no miss, and
+ * computing the hashes to do it cost a small grammar's builder a tenth of
+ * its instructions. (A new terminal's slot
  * is not fetched ahead at all: holding 8 symbols back to fetch the slot
  * of each one's likely digram measured the same CPU time as not fetching
  * it, on gzip's offset and RASG streams, for 12 more instructions per
  * symbol: the misses that count are in substitute's chains.) */
-#define PREFETCH_MIN_SLOTS ((size_t)1 << 18)
-
 static inline int table_cached(const sequitur *b)
 {
-    return b->table_mask < PREFETCH_MIN_SLOTS - 1;
+    return b->table_mask < CACHED_TABLE_SLOTS - 1;
 }
 
 /* Fetches the table slot of digram (one, two) into the cache. */
